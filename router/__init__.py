@@ -1,0 +1,1 @@
+"""router: one tool loop, many providers. See README.md."""

@@ -1,0 +1,197 @@
+"""The one exception hierarchy of router.
+
+Every error the library raises on purpose is a ``RouterError``, so callers can
+catch one type; the subclasses let them react to the cause::
+
+    RouterError
+    ├── ConfigError                  providers.yaml / options are wrong (names file:line)
+    │   └── MissingAPIKeyError       a provider about to be called has no key in the env
+    ├── UsageError                   a bad argument from the caller (unknown mode, provider ...)
+    ├── ProviderError                a provider call failed (kind says why)
+    │   ├── AuthenticationError      401 / 403: never retried
+    │   ├── RateLimitError           429: retried, honouring Retry-After
+    │   ├── ProviderTimeoutError     the request took longer than the timeout
+    │   ├── ProviderUnavailableError 5xx, connection refused/reset, cut stream
+    │   ├── BadRequestError          400 / 404 / 422: never retried
+    │   │   └── ToolsUnsupportedError the server refused the `tools` parameter
+    │   ├── MalformedResponseError   the reply could not be understood
+    │   └── AllProvidersFailedError  every candidate in the fallback chain failed
+    ├── ToolError                    a tool could not be defined or run
+    │   ├── ToolDefinitionError      @tool on a function we cannot describe (decoration time)
+    │   └── ToolArgumentsError       arguments did not validate
+    ├── MessageChainError            a message history breaks the tool-calling protocol
+    ├── LoopLimitError               a loop bound was hit where no answer can be produced
+    └── ScriptExhaustedError         a ScriptedLLM was called more often than scripted
+
+Messages never contain API key values: clients pass every foreign message
+through ``redact`` before it lands here.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+ProviderErrorKind = Literal[
+    "auth", "rate_limit", "timeout", "unavailable", "bad_request", "malformed", "exhausted"
+]
+
+
+class RouterError(Exception):
+    """Base of every error router raises on purpose."""
+
+
+class ConfigError(RouterError):
+    """Configuration is wrong; the message starts with ``file:line:`` when known."""
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        path: str | None = None,
+        line: int | None = None,
+        key: str | None = None,
+    ) -> None:
+        self.path = path
+        self.line = line
+        self.key = key
+        self.detail = message
+        prefix = ""
+        if path is not None:
+            prefix = f"{path}:{line}: " if line is not None else f"{path}: "
+        super().__init__(prefix + message)
+
+
+class MissingAPIKeyError(ConfigError):
+    """Raised only when a provider is about to be called, never at load time."""
+
+    def __init__(self, provider: str, env_var: str) -> None:
+        self.provider = provider
+        self.env_var = env_var
+        super().__init__(
+            f"provider {provider!r} needs an API key: set the environment variable {env_var} "
+            f"(or try --provider mock)"
+        )
+
+
+class UsageError(RouterError):
+    """The caller asked for something that does not exist (mode, provider, model)."""
+
+
+class ProviderError(RouterError):
+    """A provider call failed. ``kind`` drives retry and fallback decisions."""
+
+    kind: ProviderErrorKind = "unavailable"
+    retryable: bool = True
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        provider: str | None = None,
+        model: str | None = None,
+        status: int | None = None,
+        retry_after: float | None = None,
+    ) -> None:
+        self.provider = provider
+        self.model = model
+        self.status = status
+        self.retry_after = retry_after
+        where = f"{provider}/{model}: " if provider and model else (f"{provider}: " if provider else "")
+        super().__init__(where + message)
+
+
+class AuthenticationError(ProviderError):
+    kind: ProviderErrorKind = "auth"
+    retryable = False
+
+
+class RateLimitError(ProviderError):
+    kind: ProviderErrorKind = "rate_limit"
+    retryable = True
+
+
+class ProviderTimeoutError(ProviderError):
+    kind: ProviderErrorKind = "timeout"
+    retryable = True
+
+
+class ProviderUnavailableError(ProviderError):
+    kind: ProviderErrorKind = "unavailable"
+    retryable = True
+
+
+class BadRequestError(ProviderError):
+    kind: ProviderErrorKind = "bad_request"
+    retryable = False
+
+
+class ToolsUnsupportedError(BadRequestError):
+    """The server rejected function calling; the loop downgrades to text ReAct."""
+
+
+class MalformedResponseError(ProviderError):
+    kind: ProviderErrorKind = "malformed"
+    retryable = True
+
+
+class AllProvidersFailedError(ProviderError):
+    """Every candidate failed; ``attempts`` lists what was tried and why it failed."""
+
+    kind: ProviderErrorKind = "exhausted"
+    retryable = False
+
+    def __init__(self, message: str, *, attempts: tuple[Any, ...] = ()) -> None:
+        self.attempts = attempts
+        super().__init__(message)
+
+
+class ToolError(RouterError):
+    """A tool could not be defined or run."""
+
+
+class ToolDefinitionError(ToolError):
+    """Raised at decoration time so a bad tool never reaches a model."""
+
+
+class ToolArgumentsError(ToolError):
+    """Arguments from the model did not validate against the tool's schema."""
+
+
+class MessageChainError(RouterError):
+    """A history breaks the tool-calling protocol; ``problems`` lists every violation."""
+
+    def __init__(self, problems: list[str]) -> None:
+        self.problems = problems
+        super().__init__("invalid message chain: " + "; ".join(problems))
+
+
+class LoopLimitError(RouterError):
+    """A bound was reached where not even a best-effort answer could be produced."""
+
+
+class ScriptExhaustedError(RouterError):
+    """A ScriptedLLM ran out of scripted replies: the code under test called it too often."""
+
+
+__all__ = [
+    "AllProvidersFailedError",
+    "AuthenticationError",
+    "BadRequestError",
+    "ConfigError",
+    "LoopLimitError",
+    "MalformedResponseError",
+    "MessageChainError",
+    "MissingAPIKeyError",
+    "ProviderError",
+    "ProviderErrorKind",
+    "ProviderTimeoutError",
+    "ProviderUnavailableError",
+    "RateLimitError",
+    "RouterError",
+    "ScriptExhaustedError",
+    "ToolArgumentsError",
+    "ToolDefinitionError",
+    "ToolError",
+    "ToolsUnsupportedError",
+    "UsageError",
+]

@@ -1,0 +1,187 @@
+"""Plain frozen dataclasses that travel inside router.
+
+Clients normalise every provider's reply into these, so the loop, the modes and
+the CLI never see SDK objects. ``to_dict`` gives the OpenAI wire format that goes
+back into a message history.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, dataclass, field
+from typing import Any, Literal
+
+
+@dataclass(frozen=True)
+class ToolCall:
+    """One function call requested by the model; ``arguments`` is the raw JSON string."""
+
+    id: str
+    name: str
+    arguments: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "type": "function",
+            "function": {"name": self.name, "arguments": self.arguments},
+        }
+
+
+@dataclass(frozen=True)
+class AssistantMessage:
+    content: str | None = None
+    tool_calls: tuple[ToolCall, ...] = ()
+    reasoning_content: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        """The message to append to history.
+
+        With tool calls the content is ``""`` rather than null: several
+        OpenAI-compatible servers reject a null content there.
+        """
+        message: dict[str, Any] = {"role": "assistant", "content": self.content or ""}
+        if self.tool_calls:
+            message["tool_calls"] = [call.to_dict() for call in self.tool_calls]
+        return message
+
+
+@dataclass(frozen=True)
+class Usage:
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    total_tokens: int = 0
+
+    def __add__(self, other: Usage) -> Usage:
+        return Usage(
+            self.prompt_tokens + other.prompt_tokens,
+            self.completion_tokens + other.completion_tokens,
+            self.total_tokens + other.total_tokens,
+        )
+
+
+@dataclass(frozen=True)
+class Attempt:
+    """One try against one provider, kept so an answer can say what happened."""
+
+    provider: str
+    model: str
+    ok: bool
+    error_kind: str | None = None
+    error: str | None = None
+    wait_s: float = 0.0
+    latency_s: float = 0.0
+
+
+@dataclass(frozen=True)
+class ChatResponse:
+    message: AssistantMessage
+    finish_reason: str | None = "stop"
+    usage: Usage = field(default_factory=Usage)
+    model: str = ""
+    provider: str = ""
+    latency_s: float = 0.0
+    attempts: tuple[Attempt, ...] = ()
+
+
+StreamEventKind = Literal["text", "reasoning", "tool_call", "done"]
+
+
+@dataclass(frozen=True)
+class StreamEvent:
+    """A piece of a streamed reply.
+
+    ``text`` carries the delta for ``text`` / ``reasoning``; ``tool_call`` events
+    carry the fragment (``index``, ``tool_call_id``, ``name``, ``text`` = argument
+    piece). The last event is ``done`` with the assembled ``response``.
+    """
+
+    kind: StreamEventKind
+    text: str = ""
+    index: int | None = None
+    tool_call_id: str | None = None
+    name: str | None = None
+    response: ChatResponse | None = None
+
+
+@dataclass(frozen=True)
+class ToolRecord:
+    """What one tool call really did: the evidence an answer is grounded on."""
+
+    tool: str
+    arguments: dict[str, Any] | None
+    result: str
+    error: str | None = None
+    duration_s: float = 0.0
+    call_id: str = ""
+    raw_arguments: str = ""
+    step: int = 0
+
+    @property
+    def ok(self) -> bool:
+        return self.error is None
+
+
+StoppedReason = Literal[
+    "answer",  # the model answered without asking for tools
+    "max_steps",  # the step bound was hit; a last tool-less request produced the answer
+    "repeated_calls",  # the model kept repeating itself; asked for the final answer
+    "length",  # the answer was cut by length too often; the joined parts are returned
+    "error",  # the final request failed; the answer explains
+]
+
+
+@dataclass(frozen=True)
+class LoopResult:
+    answer: str
+    tool_records: tuple[ToolRecord, ...]
+    messages: tuple[dict[str, Any], ...]
+    steps: int
+    stopped_reason: str
+    usage: Usage = field(default_factory=Usage)
+    grounded: bool = False
+    protocol: Literal["native", "text"] = "native"
+    attempts: tuple[Attempt, ...] = ()
+
+
+@dataclass(frozen=True)
+class Answer:
+    """The result of ``Router.ask``: the text plus everything needed to trust it."""
+
+    text: str
+    mode: str
+    provider: str
+    model: str
+    route_reason: str = ""
+    mode_reason: str = ""
+    tool_records: tuple[ToolRecord, ...] = ()
+    grounded: bool = False
+    steps: int = 0
+    usage: Usage = field(default_factory=Usage)
+    cost: float | None = None
+    latency_s: float = 0.0
+    attempts: tuple[Attempt, ...] = ()
+    stopped_reason: str = "answer"
+    warnings: tuple[str, ...] = ()
+    stages: dict[str, str] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+    def to_json(self) -> str:
+        return json.dumps(self.to_dict(), ensure_ascii=False, indent=2)
+
+
+__all__ = [
+    "Answer",
+    "AssistantMessage",
+    "Attempt",
+    "ChatResponse",
+    "LoopResult",
+    "StoppedReason",
+    "StreamEvent",
+    "StreamEventKind",
+    "ToolCall",
+    "ToolRecord",
+    "Usage",
+]
