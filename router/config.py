@@ -231,7 +231,7 @@ def _model_at(loc: tuple[Any, ...]) -> type[BaseModel] | None:
 
 def _describe(error: Any) -> str:
     loc = tuple(p for p in error["loc"] if not (isinstance(p, str) and p.startswith("function-")))
-    where = ".".join(str(p) for p in loc) or "(top level)"
+    where = "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in loc).lstrip(".") or "(top level)"
     kind = error["type"]
     if kind == "extra_forbidden":
         owner = _model_at(loc)
