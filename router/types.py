@@ -164,6 +164,7 @@ class Answer:
     stopped_reason: str = "answer"
     warnings: tuple[str, ...] = ()
     stages: dict[str, str] = field(default_factory=dict)
+    messages: tuple[dict[str, Any], ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)

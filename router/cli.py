@@ -1,0 +1,200 @@
+"""``python -m router``: ask one question, or chat in a REPL with no question.
+
+Output contract: the answer goes to stdout; what happened on the way (mode, route,
+tool calls, warnings) goes to stderr, so ``python -m router "q" > answer.txt``
+keeps only the answer. Errors are one line on stderr; exit 2 for usage/config
+problems, 1 for provider failures; a traceback only with ``--verbose``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import traceback
+from typing import Any, NoReturn, TextIO
+
+from .errors import ConfigError, ProviderError, RouterError, UsageError
+
+EXIT_OK, EXIT_PROVIDER, EXIT_USAGE = 0, 1, 2
+MODES = ("cot", "few_shot", "react", "tot")
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> NoReturn:
+        self.exit(EXIT_USAGE, f"router: error: {message} (see --help)\n")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="router", description="Ask a question; router picks the provider, model and answering mode.")
+    parser.add_argument("question", nargs="*", help="the question (none: interactive REPL)")
+    parser.add_argument("--provider", help="provider name from providers.yaml (overrides routing)")
+    parser.add_argument("--model", help="model id (overrides the provider's default)")
+    parser.add_argument("--mode", choices=MODES, help="answering mode (default: chosen automatically)")
+    parser.add_argument("--config", help="path to providers.yaml (default: $ROUTER_CONFIG, ./providers.yaml, packaged)")
+    parser.add_argument("--json", action="store_true", help="print the whole Answer as JSON")
+    parser.add_argument("--stream", action="store_true", help="print the answer as it is generated")
+    parser.add_argument("--verbose", "-v", action="store_true", help="show the message chain and tracebacks")
+    parser.add_argument("--max-steps", type=_positive_int, help="bound on tool-calling rounds")
+    return parser
+
+
+def _positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
+    return value
+
+
+class Printer:
+    """Shows tool calls as they happen; silent in --json mode except for the final JSON."""
+
+    def __init__(self, err: TextIO, out: TextIO, *, quiet: bool, stream: bool) -> None:
+        self.err, self.out, self.quiet, self.stream = err, out, quiet, stream
+        self.streamed = False
+
+    def __call__(self, event: Any) -> None:
+        kind = getattr(event, "kind", None)
+        if kind in ("text", "reasoning") and self.stream and not self.quiet:
+            if kind == "text":
+                self.out.write(event.text)
+                self.out.flush()
+                self.streamed = True
+            return
+        if self.quiet:
+            return
+        if kind == "tool_call":
+            self.err.write(f"  -> {getattr(event, 'name', '?')}({_short(getattr(event, 'arguments', ''))})\n")
+        elif kind == "tool_result":
+            error = getattr(event, "error", None)
+            shown = f"error: {error}" if error else _short(getattr(event, "result", ""))
+            self.err.write(f"  <- {getattr(event, 'name', '?')}: {shown}\n")
+        elif kind in ("notice", "mode", "route"):
+            label = "note" if kind == "notice" else kind
+            self.err.write(f"[{label}] {getattr(event, 'text', '')}\n")
+
+
+def _short(value: Any, limit: int = 160) -> str:
+    text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False, default=str)
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def _print_answer(answer: Any, args: argparse.Namespace, printer: Printer, out: TextIO, err: TextIO) -> None:
+    if args.json:
+        out.write(answer.to_json() + "\n")
+        return
+    if printer.streamed:
+        out.write("\n")
+    else:
+        out.write(answer.text.rstrip() + "\n")
+    for warning in answer.warnings:
+        err.write(f"[warning] {warning}\n")
+    if args.verbose:
+        from .messages import format_chain
+
+        if answer.messages:
+            err.write(format_chain(list(answer.messages)) + "\n")
+        err.write(f"[usage] {answer.usage} cost={answer.cost} latency={answer.latency_s}s\n")
+        for attempt in answer.attempts:
+            err.write(f"[attempt] {attempt}\n")
+
+
+def _ask(router: Any, question: str, args: argparse.Namespace, printer: Printer, history: list[dict[str, Any]] | None = None) -> Any:
+    answer = router.ask(
+        question,
+        mode=args.mode,
+        provider=args.provider,
+        model=args.model,
+        stream=args.stream,
+        history=history,
+        on_event=printer,
+        max_steps=args.max_steps,
+    )
+    return answer
+
+
+def _announce_fallback(answer: Any, err: TextIO) -> None:
+    """The route line was printed before the call; say so when someone else answered."""
+    failed = [a for a in answer.attempts if not a.ok]
+    if failed:
+        err.write(f"[route] answered by {answer.provider}/{answer.model} after {len(failed)} failed or skipped attempt(s)\n")
+
+
+def _repl(router: Any, args: argparse.Namespace, printer: Printer, out: TextIO, err: TextIO, stdin: TextIO) -> int:
+    from .conversation import SUMMARY_PROMPT, Conversation
+
+    def summarise(messages: list[dict[str, Any]]) -> str:
+        transcript = "\n".join(f"{m['role']}: {m['content']}" for m in messages)
+        return router.ask(f"{SUMMARY_PROMPT}\n\n{transcript}", mode="cot", provider=args.provider, model=args.model).text
+
+    memory = Conversation(summariser=summarise)
+    err.write("router REPL: type a question; 'exit', 'quit' or Ctrl-D to leave.\n")
+    while True:
+        err.write("you> ")
+        err.flush()
+        line = stdin.readline()
+        if not line:
+            err.write("\n")
+            return EXIT_OK
+        question = line.strip()
+        if not question:
+            continue
+        if question.lower() in ("exit", "quit", ":q"):
+            return EXIT_OK
+        printer.streamed = False
+        try:
+            answer = _ask(router, question, args, printer, memory.history())
+        except RouterError as exc:
+            code = _report(exc, args, err)
+            if code == EXIT_USAGE and isinstance(exc, ConfigError):
+                return code
+            continue
+        if not args.json:
+            _announce_fallback(answer, err)
+        _print_answer(answer, args, printer, out, err)
+        memory.add(question, answer.text)
+
+
+def _report(exc: BaseException, args: argparse.Namespace, err: TextIO) -> int:
+    if args.verbose:
+        traceback.print_exception(exc, file=err)
+    message = " ".join(str(exc).split())
+    err.write(f"router: error: {message}\n")
+    if isinstance(exc, (ConfigError, UsageError)):
+        return EXIT_USAGE
+    return EXIT_PROVIDER
+
+
+def main(argv: list[str] | None = None, *, stdin: TextIO | None = None, stdout: TextIO | None = None, stderr: TextIO | None = None) -> int:
+    out, err, inp = stdout or sys.stdout, stderr or sys.stderr, stdin or sys.stdin
+    try:
+        args = build_parser().parse_args(argv)
+    except SystemExit as exc:  # argparse: --help (0) or a usage error (2), already printed
+        return int(exc.code or 0)
+    printer = Printer(err, out, quiet=args.json, stream=args.stream)
+    try:
+        from .core import Router
+
+        router = Router.from_yaml(args.config)
+        if args.provider is not None:
+            router.config.provider(args.provider)  # fail fast on a typo, before any routing
+        question = " ".join(args.question).strip()
+        if not question:
+            return _repl(router, args, printer, out, err, inp)
+        answer = _ask(router, question, args, printer)
+    except (RouterError, ProviderError) as exc:
+        return _report(exc, args, err)
+    except KeyboardInterrupt:
+        err.write("router: interrupted\n")
+        return 130
+    if not args.json:
+        _announce_fallback(answer, err)
+    _print_answer(answer, args, printer, out, err)
+    return EXIT_OK
+
+
+__all__ = ["build_parser", "main"]

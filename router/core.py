@@ -1,0 +1,260 @@
+"""The ``Router`` facade: route, choose a mode, call with retries/fallbacks, report honestly.
+
+Clients are injected (``Router(config, clients={"deepseek": ScriptedLLM(...)})``),
+in the way httpx takes a transport: the real ones are built from YAML only when
+nothing was injected for a provider.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from .clients import LLMClient
+from .config import RouterConfig, load_config
+from .errors import MissingAPIKeyError, UsageError
+from .types import Answer, Attempt, Usage
+
+EventSink = Callable[[Any], None]
+
+
+@dataclass(frozen=True)
+class Plan:
+    """Who will be asked, in order, and what was skipped on the way (for the answer's record)."""
+
+    candidates: tuple[tuple[str, str], ...]
+    skipped: tuple[Attempt, ...]
+    notice: str | None = None
+
+
+class Router:
+    def __init__(
+        self,
+        config: RouterConfig,
+        clients: Mapping[str, LLMClient] | None = None,
+        *,
+        registry: Any = None,
+        sleep: Callable[[float], None] = time.sleep,
+    ) -> None:
+        from .resilience import CooldownTracker
+
+        self.config = config
+        self._clients: dict[str, LLMClient] = dict(clients or {})
+        self._built: dict[tuple[str, str], LLMClient] = {}
+        self._registry = registry
+        self._sleep = sleep
+        self._cooldowns = CooldownTracker(
+            config.retry.cooldown_s, config.retry.failures_before_cooldown, time.monotonic
+        )
+
+    @classmethod
+    def from_yaml(cls, path: str | os.PathLike[str] | None = None, **kwargs: Any) -> Router:
+        return cls(load_config(path), **kwargs)
+
+    # -- planning ------------------------------------------------------------------------
+
+    def _available(self, provider: str) -> bool:
+        return provider in self._clients or self.config.provider(provider).has_key()
+
+    def plan(self, provider: str, model: str, *, needs_tools: bool, explicit: bool) -> Plan:
+        """The fallback chain for one question, keeping only providers we can actually call.
+
+        A provider the user named explicitly is never silently replaced when its key is
+        missing: that is an error naming the variable. A default provider without a key
+        is skipped (and recorded) in favour of the next one in ``fallbacks``.
+        """
+        from .resilience import fallback_chain
+
+        chain = fallback_chain(self.config, provider, model, needs_tools=needs_tools)
+        candidates: list[tuple[str, str]] = []
+        skipped: list[Attempt] = []
+        missing: list[tuple[str, str]] = []
+        for name, model_id in chain:
+            cfg = self.config.provider(name)
+            resolved = model_id or cfg.default_model.id
+            if self._available(name):
+                candidates.append((name, resolved))
+                continue
+            if explicit and name == provider:
+                raise MissingAPIKeyError(name, cfg.api_key_env or "")
+            env = cfg.api_key_env or ""
+            missing.append((name, env))
+            skipped.append(Attempt(name, resolved, ok=False, error_kind="no_key", error=f"{env} is not set"))
+        if candidates:
+            return Plan(tuple(candidates), tuple(skipped))
+        embedded = self._embedded_fallback(missing)
+        if embedded is not None:
+            return Plan((embedded[0],), tuple(skipped), notice=embedded[1])
+        first = self.config.provider(provider)
+        raise MissingAPIKeyError(provider, first.api_key_env or "")
+
+    def _embedded_fallback(self, missing: Sequence[tuple[str, str]]) -> tuple[tuple[str, str], str] | None:
+        """With no key anywhere, the bundled small model answers, if it is installed."""
+        names = [n for n, p in self.config.providers.items() if p.client == "llama_cpp"]
+        if not names:
+            return None
+        from .local_model import embedded_model_available, embedded_notice
+
+        name = names[0]
+        cfg = self.config.provider(name)
+        if name not in self._clients and not (cfg.default_model.model_path or embedded_model_available()):
+            return None
+        model = cfg.default_model.id
+        return (name, model), embedded_notice(list(missing), name, model)
+
+    def client_for(self, provider: str, model: str) -> LLMClient:
+        if provider in self._clients:
+            return self._clients[provider]
+        key = (provider, model)
+        if key not in self._built:
+            from .clients import make_client
+
+            self._built[key] = make_client(self.config, provider, model)
+        return self._built[key]
+
+    def _resilient(self, plan: Plan) -> LLMClient:
+        from .resilience import Candidate, ResilientClient
+
+        candidates = [
+            Candidate(name, model, self.client_for(name, model), self.config.provider(name).max_retries)
+            for name, model in plan.candidates
+        ]
+        return ResilientClient(candidates, retry=self.config.retry, sleep=self._sleep, cooldowns=self._cooldowns)
+
+    # -- asking --------------------------------------------------------------------------
+
+    def ask(
+        self,
+        question: str,
+        *,
+        mode: str | None = None,
+        provider: str | None = None,
+        model: str | None = None,
+        stream: bool = False,
+        history: Sequence[Mapping[str, Any]] | None = None,
+        on_event: EventSink | None = None,
+        max_steps: int | None = None,
+        **options: Any,
+    ) -> Answer:
+        """Answer one question. ``on_event`` sees tool calls as they happen and, with
+        ``stream=True``, the text deltas of the answer."""
+        from .mode_classifier import select_mode
+        from .modes import MODES, run_mode
+        from .routing import route_model
+
+        if not question or not question.strip():
+            raise UsageError("the question is empty")
+        started = time.perf_counter()
+        route = route_model(question, self.config, provider=provider, model=model)
+        explicit = provider is not None or model is not None or route.reason != "default provider"
+        config = self.config
+        if max_steps is not None:
+            config = config.model_copy(update={"loop": config.loop.model_copy(update={"max_steps": max_steps})})
+
+        if mode is not None:
+            if mode not in MODES:
+                raise UsageError(f"unknown mode {mode!r} (choose from {', '.join(MODES)})")
+            chosen_mode, mode_reason = mode, "requested"
+        else:
+            selector_llm = None
+            if config.modes.selector != "local":
+                selector_llm = self._resilient(self.plan(route.provider, route.model, needs_tools=False, explicit=explicit))
+            choice = select_mode(question, llm=selector_llm, config=config)
+            chosen_mode = choice.mode
+            mode_reason = f"{choice.reason} (confidence {choice.confidence:.2f}, {choice.source})"
+
+        plan = self.plan(route.provider, route.model, needs_tools=chosen_mode == "react", explicit=explicit)
+        llm = self._resilient(plan)
+        first_provider = plan.candidates[0][0]
+        capabilities = config.provider(first_provider).capabilities_for(plan.candidates[0][1])
+        if on_event is not None:
+            if plan.notice:
+                on_event(Notice(plan.notice))
+            on_event(Notice(f"{chosen_mode}: {mode_reason}", kind="mode"))
+            on_event(Notice(f"{plan.candidates[0][0]}/{plan.candidates[0][1]}: {route.reason}", kind="route"))
+        result = run_mode(
+            chosen_mode,
+            question,
+            llm,
+            config=config,
+            registry=self._registry,
+            history=list(history or []),
+            on_event=on_event,
+            provider=first_provider,
+            protocol="native" if capabilities.tools else "text",
+            stream=stream,
+            **options,
+        )
+        attempts = (*plan.skipped, *result.attempts)
+        answered = next((a for a in reversed(result.attempts) if a.ok), None)
+        answered_provider = answered.provider if answered else first_provider
+        answered_model = answered.model if answered else plan.candidates[0][1]
+        warnings = list(_warnings(chosen_mode, result, config, answered_provider, answered_model))
+        if plan.notice:
+            warnings.insert(0, plan.notice)
+        return Answer(
+            text=result.text,
+            mode=chosen_mode,
+            provider=answered_provider,
+            model=answered_model,
+            route_reason=route.reason,
+            mode_reason=mode_reason,
+            tool_records=tuple(result.tool_records),
+            grounded=result.grounded,
+            steps=result.steps,
+            usage=result.usage,
+            cost=_cost(config, answered_provider, answered_model, result.usage),
+            latency_s=round(time.perf_counter() - started, 4),
+            attempts=tuple(attempts),
+            stopped_reason=result.stopped_reason,
+            warnings=tuple(warnings),
+            stages=dict(result.stages),
+            messages=tuple(result.messages),
+        )
+
+
+@dataclass(frozen=True)
+class Notice:
+    """An event for UIs: something the user should read before the answer."""
+
+    text: str
+    kind: str = "notice"
+
+
+def _warnings(mode: str, result: Any, config: RouterConfig, provider: str, model: str) -> list[str]:
+    out: list[str] = []
+    if mode == "react" and not result.tool_records:
+        out.append("react answer produced without any tool call: it may be guessed, not looked up")
+    elif mode == "react" and not result.grounded:
+        out.append("no tool call succeeded: the answer is not grounded in tool results")
+    if result.stopped_reason not in ("answer", "stop"):
+        out.append(f"the loop stopped early ({result.stopped_reason}); the answer is a best effort")
+    if provider in config.providers and config.provider(provider).small_model:
+        out.append(f"answered by a small local model ({provider}/{model}): expect low quality")
+    return out
+
+
+def _cost(config: RouterConfig, provider: str, model: str, usage: Usage) -> float | None:
+    if provider not in config.providers:
+        return None
+    spec = config.provider(provider).model(model)
+    if spec.price_in is None or spec.price_out is None:
+        return None
+    return round((usage.prompt_tokens * spec.price_in + usage.completion_tokens * spec.price_out) / 1_000_000, 8)
+
+
+_default_router: Router | None = None
+
+
+def ask(question: str, **kwargs: Any) -> Answer:
+    """``router.ask("...")``: a process-wide Router built from the usual config lookup."""
+    global _default_router
+    if _default_router is None:
+        _default_router = Router.from_yaml()
+    return _default_router.ask(question, **kwargs)
+
+
+__all__ = ["Notice", "Plan", "Router", "ask"]
