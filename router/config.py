@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import difflib
 import os
-from importlib import resources
 from pathlib import Path
 from typing import Any, Literal
 from urllib.parse import urlparse
@@ -327,6 +326,8 @@ def config_path(path: str | os.PathLike[str] | None = None) -> tuple[str, str]:
         return env, "ROUTER_CONFIG"
     if Path("providers.yaml").is_file():
         return "providers.yaml", "working directory"
+    from importlib import resources  # only here: it costs ~10 ms of start-up
+
     return str(resources.files("router") / _PACKAGED), "packaged default"
 
 
