@@ -8,9 +8,12 @@ is ever patched. Heavy SDKs are imported inside the implementations, never here.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from .types import ChatResponse, StreamEvent
+
+if TYPE_CHECKING:
+    from .config import RouterConfig
 
 
 @runtime_checkable
@@ -28,4 +31,53 @@ class LLMClient(Protocol):
         ...
 
 
-__all__ = ["LLMClient"]
+NO_KEY = "sk-no-key-required"
+"""Sent to servers that need no key (local, mock): the SDKs insist on some value."""
+
+
+def make_client(config: RouterConfig, provider_name: str, model_id: str | None = None) -> LLMClient:
+    """The client for one provider/model of the config.
+
+    The API key is read (and a missing one reported, naming the variable) only
+    here, when the provider is about to be used, never at config load time. Heavy
+    SDKs are imported by the client constructors, so building a mock costs nothing.
+    """
+    provider = config.provider(provider_name)
+    model = provider.model(model_id)
+    if provider.client == "mock":
+        from .mock import MockLLM
+
+        return MockLLM(model=model.id)
+    if provider.client == "llama_cpp":
+        from .llama_cpp_client import LlamaCppClient  # type: ignore[import-not-found,unused-ignore]
+
+        client: LLMClient = LlamaCppClient(
+            model.model_path, provider=provider_name, model=model.id, n_ctx=model.context_window or 2048
+        )
+        return client
+    key = provider.require_api_key(provider_name)
+    if provider.client == "openai":
+        from .openai_client import OpenAIClient
+
+        assert provider.base_url is not None  # guaranteed by the config's cross-checks
+        return OpenAIClient(
+            base_url=provider.base_url,
+            api_key=key or NO_KEY,
+            model=model.id,
+            provider=provider_name,
+            timeout_s=provider.timeout_s,
+        )
+    from .litellm_client import LiteLLMClient
+
+    # without a key variable litellm finds its own (ANTHROPIC_API_KEY, ...) unless the server is ours
+    fallback_key = NO_KEY if provider.base_url else None
+    return LiteLLMClient(
+        model=model.id,
+        api_key=key or fallback_key,
+        base_url=provider.base_url,
+        provider=provider_name,
+        timeout_s=provider.timeout_s,
+    )
+
+
+__all__ = ["NO_KEY", "LLMClient", "make_client"]

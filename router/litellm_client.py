@@ -1,0 +1,152 @@
+"""``LiteLLMClient``: every provider litellm knows (Anthropic, Gemini, ...) behind ``LLMClient``.
+
+litellm is imported on first use, never with ``import router``: it is slow to
+import and, unless ``LITELLM_LOCAL_MODEL_COST_MAP`` is set beforehand, fetches a
+cost map from the network. Its retries are off (``resilience.py`` retries), its
+banners and debug logging are silenced, and its loggers get the redacting filter
+so a key echoed by a server never reaches a log record.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import re
+import time
+from collections.abc import Iterator
+from typing import Any, NoReturn
+
+from .errors import MalformedResponseError
+from .openai_client import map_sdk_error, prepare_messages, response_from_completion, stream_cut_error
+from .secrets import install_log_redaction, redact, register_secret, scrub_exception
+from .streaming import StreamAssembler
+from .types import ChatResponse, StreamEvent
+
+_LITELLM_LOGGERS = ("LiteLLM", "LiteLLM Router", "LiteLLM Proxy", "litellm")
+# litellm reports an unparsable 200 body as a 500 "InternalServerError" or a connection error
+_JSON_DECODE = re.compile(r"Expecting value|JSONDecodeError|Unterminated string|Extra data: line|Invalid control character")
+
+_litellm: Any = None
+
+
+def import_litellm() -> Any:
+    """Import litellm once, offline and quiet."""
+    global _litellm
+    if _litellm is None:
+        os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
+        import litellm
+
+        litellm.suppress_debug_info = True  # no "Give Feedback / Get Help" banners on stdout
+        litellm.set_verbose = False
+        litellm.turn_off_message_logging = True  # callbacks never receive message bodies
+        if not os.environ.get("LITELLM_LOG"):
+            for name in _LITELLM_LOGGERS:
+                logging.getLogger(name).setLevel(logging.WARNING)
+        install_log_redaction(*_LITELLM_LOGGERS, "httpx", "httpcore", "openai", "openai._base_client")
+        _litellm = litellm
+    return _litellm
+
+
+def litellm_model_name(model: str, base_url: str | None, known_providers: Any) -> str:
+    """The model string litellm expects: ``openai/<id>`` for an OpenAI-compatible base_url."""
+    prefix = model.split("/", 1)[0] if "/" in model else None
+    if base_url and (prefix is None or prefix not in known_providers):
+        return f"openai/{model}"
+    return model
+
+
+class LiteLLMClient:
+    """An ``LLMClient`` backed by ``litellm.completion``."""
+
+    def __init__(
+        self,
+        *,
+        model: str,
+        api_key: str | None = None,
+        base_url: str | None = None,
+        provider: str = "litellm",
+        timeout_s: float = 60.0,
+        **options: Any,
+    ) -> None:
+        litellm = import_litellm()
+        register_secret(api_key)
+        self.provider = provider
+        self.model = model
+        self.base_url = base_url
+        self.timeout_s = timeout_s
+        self.options = options
+        self._secret = api_key
+        self._completion = litellm.completion
+        self._wire_model = litellm_model_name(model, base_url, {str(p) for p in litellm.provider_list} | {
+            getattr(p, "value", str(p)) for p in litellm.provider_list
+        })
+
+    def __repr__(self) -> str:
+        return f"LiteLLMClient(provider={self.provider!r}, model={self.model!r}, base_url={self.base_url!r})"
+
+    def _request(
+        self, messages: list[dict[str, Any]], tools: list[dict[str, Any]] | None, options: dict[str, Any]
+    ) -> dict[str, Any]:
+        request: dict[str, Any] = {
+            "model": self._wire_model,
+            "messages": prepare_messages(messages),
+            "timeout": self.timeout_s,
+            "num_retries": 0,
+            "max_retries": 0,  # litellm's OpenAI handler would otherwise let the SDK retry twice
+            **self.options,
+            **options,
+        }
+        if self._secret is not None:
+            request["api_key"] = self._secret
+        if self.base_url is not None:
+            request["api_base"] = self.base_url
+        if tools:
+            request["tools"] = tools
+        return request
+
+    def _raise(self, exc: BaseException, had_tools: bool) -> NoReturn:
+        text = str(exc)
+        if _JSON_DECODE.search(text):
+            scrub_exception(exc, self._secret)
+            raise MalformedResponseError(
+                f"unreadable reply: {redact(text, self._secret)[:300]}", provider=self.provider, model=self.model
+            ) from exc
+        error = map_sdk_error(exc, provider=self.provider, model=self.model, had_tools=had_tools, secret=self._secret)
+        scrub_exception(exc, self._secret)
+        if error is None:
+            raise exc
+        raise error from exc
+
+    def chat(
+        self, messages: list[dict[str, Any]], *, tools: list[dict[str, Any]] | None = None, **options: Any
+    ) -> ChatResponse:
+        request = self._request(messages, tools, options)
+        started = time.perf_counter()
+        try:
+            completion = self._completion(**request)
+        except Exception as exc:
+            self._raise(exc, bool(tools))
+        return response_from_completion(
+            completion, provider=self.provider, model=self.model, latency_s=time.perf_counter() - started
+        )
+
+    def stream(
+        self, messages: list[dict[str, Any]], *, tools: list[dict[str, Any]] | None = None, **options: Any
+    ) -> Iterator[StreamEvent]:
+        request = self._request(messages, tools, options)
+        request["stream"] = True
+        request.setdefault("stream_options", {"include_usage": True})
+        started = time.perf_counter()
+        assembler = StreamAssembler(provider=self.provider, model=self.model)
+        try:
+            chunks = self._completion(**request)
+            for chunk in chunks:
+                yield from assembler.add_chunk(chunk)
+        except Exception as exc:
+            self._raise(exc, bool(tools))
+        if not assembler.finished:
+            raise stream_cut_error(self.provider, self.model, assembler)
+        yield assembler.done_event(latency_s=time.perf_counter() - started)
+
+
+__all__ = ["LiteLLMClient", "import_litellm", "litellm_model_name"]

@@ -1,0 +1,141 @@
+"""Keeping API key values out of every string router produces.
+
+Servers echo keys back in error bodies ("Incorrect API key provided: sk-..."),
+SDKs put those bodies in exception messages, and exception messages end up in
+logs, answers and saved records. So every message a client or the resilience
+layer builds goes through ``redact``, foreign exceptions are scrubbed in place
+before they are chained as ``__cause__``, and a logging filter redacts records of
+the SDK loggers. Clients register their key on construction; the registry only
+lives in memory.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import re
+import threading
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .config import RouterConfig
+
+MASK = "***"
+_MIN_SECRET_LEN = 6
+"""Shorter values are not treated as secrets: masking "abc" everywhere would mangle text."""
+
+# Key-shaped tokens are masked even when we were never told about them (a server
+# echoing some other key, a proxy adding its own): ``sk-...``, ``Bearer ...``.
+_KEY_SHAPES = re.compile(r"(?:\bsk-[A-Za-z0-9_\-]{8,}|(?<=Bearer )[A-Za-z0-9_\-.=]{8,})")
+
+_registry: set[str] = set()
+_registry_lock = threading.Lock()
+
+
+def register_secret(value: str | None) -> None:
+    """Remember a key value so ``redact`` masks it everywhere from now on."""
+    if value and len(value) >= _MIN_SECRET_LEN:
+        with _registry_lock:
+            _registry.add(value)
+
+
+def known_secrets() -> tuple[str, ...]:
+    with _registry_lock:
+        return tuple(_registry)
+
+
+def redact(text: str, *secrets: str | None) -> str:
+    """``text`` with every given secret, every registered one and key-shaped tokens masked."""
+    if not text:
+        return text
+    values = {s for s in secrets if s and len(s) >= _MIN_SECRET_LEN}
+    values.update(known_secrets())
+    for value in sorted(values, key=len, reverse=True):  # longest first: a key containing another
+        if value in text:
+            text = text.replace(value, MASK)
+    return _KEY_SHAPES.sub(MASK, text)
+
+
+def secrets_from_config(config: RouterConfig) -> tuple[str, ...]:
+    """Current values of every provider's ``api_key_env`` variable (read now, not stored)."""
+    values = []
+    for provider in config.providers.values():
+        if provider.api_key_env:
+            value = os.environ.get(provider.api_key_env)
+            if value:
+                values.append(value)
+    return tuple(values)
+
+
+def register_config_secrets(config: RouterConfig) -> None:
+    for value in secrets_from_config(config):
+        register_secret(value)
+
+
+def _scrub_value(value: Any, secrets: tuple[str | None, ...]) -> Any:
+    if isinstance(value, str):
+        return redact(value, *secrets)
+    if isinstance(value, dict):
+        return {k: _scrub_value(v, secrets) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return type(value)(_scrub_value(v, secrets) for v in value)
+    return value
+
+
+def scrub_exception(exc: BaseException | None, *secrets: str | None) -> None:
+    """Redact a foreign exception chain in place before it becomes our ``__cause__``.
+
+    A traceback prints the cause's message too, so wrapping alone is not enough
+    when the SDK's message quotes the server's reply. ``args`` and the common
+    ``message`` / ``body`` attributes of openai and litellm exceptions are rewritten.
+    """
+    seen: set[int] = set()
+    while exc is not None and id(exc) not in seen:
+        seen.add(id(exc))
+        try:
+            exc.args = tuple(_scrub_value(a, secrets) for a in exc.args)
+            for attribute in ("message", "body", "detail", "litellm_debug_info"):
+                current = getattr(exc, attribute, None)
+                if isinstance(current, (str, dict, list)):
+                    setattr(exc, attribute, _scrub_value(current, secrets))
+        except (AttributeError, TypeError):  # read-only attributes on exotic exceptions
+            pass
+        exc = exc.__cause__ or exc.__context__
+
+
+class RedactingFilter(logging.Filter):
+    """Masks secrets in a record's message before any handler sees it."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        try:
+            message = record.getMessage()
+        except Exception:  # a broken format string is not ours to fix; drop nothing
+            return True
+        cleaned = redact(message)
+        if cleaned != message or record.args:
+            record.msg, record.args = cleaned, None
+        return True
+
+
+_FILTER = RedactingFilter()
+
+
+def install_log_redaction(*logger_names: str) -> None:
+    """Attach the redacting filter to these loggers (idempotent)."""
+    for name in logger_names:
+        logger = logging.getLogger(name)
+        if _FILTER not in logger.filters:
+            logger.addFilter(_FILTER)
+
+
+__all__ = [
+    "MASK",
+    "RedactingFilter",
+    "install_log_redaction",
+    "known_secrets",
+    "redact",
+    "register_config_secrets",
+    "register_secret",
+    "scrub_exception",
+    "secrets_from_config",
+]
