@@ -1,0 +1,351 @@
+"""``@tool`` and ``ToolRegistry``: one Python function -> one OpenAI tool schema.
+
+The schema is derived from the signature and the docstring so the description a
+model reads can never drift from the code that runs. Arguments coming back from a
+model are validated with a pydantic model built from the same signature before
+the function runs; what was wrong goes back to the model as text.
+
+pydantic is imported lazily (first validation), so defining tools stays cheap.
+"""
+
+from __future__ import annotations
+
+import copy
+import enum
+import functools
+import inspect
+import json
+import re
+import types
+import typing
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from typing import Any, Literal
+
+from .errors import ToolArgumentsError, ToolDefinitionError
+
+_NAME = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
+_SECTION = re.compile(
+    r"^\s*(Args|Arguments|Parameters|Params|Returns?|Raises|Yields|Examples?|Notes?|Attributes)\s*:?\s*$"
+)
+_SPHINX_PARAM = re.compile(r"^\s*:param\s+(?:[\w\[\], |.]+\s+)?(\w+)\s*:\s*(.*)$")
+_SPHINX_OTHER = re.compile(r"^\s*:(returns?|rtype|raises?|type)\b")
+_GOOGLE_PARAM = re.compile(r"^\s*\*{0,2}(\w+)\s*(?:\([^)]*\))?\s*:\s*(.*)$")
+
+
+def _json_default(value: Any) -> Any:
+    if isinstance(value, enum.Enum):
+        return value.value
+    return str(value)
+
+
+def result_to_text(value: Any) -> str:
+    """Tool results travel as text: strings unchanged, everything else as JSON (non-ASCII kept)."""
+    if isinstance(value, str):
+        return value
+    try:
+        return json.dumps(value, ensure_ascii=False, default=_json_default)
+    except (TypeError, ValueError):
+        return str(value)
+
+
+def result_error(value: Any) -> str | None:
+    """The failure a tool reported by returning ``{"error": ...}``, else None.
+
+    Built-in tools never raise at a model (their errors are results the model can
+    read); this convention lets the loop still mark such a call as failed.
+    """
+    if isinstance(value, Mapping) and value.get("error"):
+        return str(value["error"])
+    return None
+
+
+# --- docstrings ---------------------------------------------------------------------------
+
+
+def parse_docstring(doc: str | None) -> tuple[str, dict[str, str]]:
+    """Summary and per-parameter descriptions from Google (``Args:``), numpy or ``:param x:`` style."""
+    if not doc:
+        return "", {}
+    lines = inspect.cleandoc(doc).splitlines()
+    summary: list[str] = []
+    params: dict[str, str] = {}
+    section: str | None = None
+    current: str | None = None
+    current_indent = 0
+    for line in lines:
+        stripped = line.strip()
+        sphinx = _SPHINX_PARAM.match(line)
+        if sphinx:
+            section, current = "sphinx", sphinx.group(1)
+            params[current] = sphinx.group(2).strip()
+            continue
+        if _SPHINX_OTHER.match(line):
+            section, current = "sphinx-other", None
+            continue
+        header = _SECTION.match(line)
+        if header:
+            name = header.group(1).lower()
+            section = "params" if name in {"args", "arguments", "parameters", "params"} else "other"
+            current = None
+            continue
+        if section is None:
+            summary.append(line)
+            continue
+        if set(stripped) == {"-"}:  # numpy underline
+            continue
+        if section == "params":
+            indent = len(line) - len(line.lstrip())
+            match = _GOOGLE_PARAM.match(line)
+            if match and (current is None or indent <= current_indent):
+                current, current_indent = match.group(1), indent
+                params[current] = match.group(2).strip()
+            elif stripped and current is not None and " : " not in stripped:
+                params[current] = (params[current] + " " + stripped).strip()
+            elif stripped and " : " in stripped:  # numpy "name : type"
+                current, current_indent = stripped.split(" : ", 1)[0].strip(), indent
+                params[current] = ""
+        elif section == "sphinx" and current is not None and stripped:
+            params[current] = (params[current] + " " + stripped).strip()
+    text = "\n".join(summary).strip()
+    return text, {k: v for k, v in params.items()}
+
+
+# --- type hints -> JSON schema ---------------------------------------------------------------
+
+
+_PRIMITIVES: dict[type, str] = {str: "string", bool: "boolean", int: "integer", float: "number"}
+
+
+def _enum_schema(values: list[Any], where: str) -> dict[str, Any]:
+    kinds = {type(v) for v in values}
+    if len(kinds) != 1 or next(iter(kinds)) not in _PRIMITIVES:
+        raise ToolDefinitionError(f"{where}: enum values must all be str, int, float or bool: {values!r}")
+    return {"type": _PRIMITIVES[next(iter(kinds))], "enum": values}
+
+
+def _schema_for(annotation: Any, where: str) -> dict[str, Any]:
+    origin = typing.get_origin(annotation)
+    args = typing.get_args(annotation)
+    if origin is typing.Annotated:
+        schema = _schema_for(args[0], where)
+        notes = [a for a in args[1:] if isinstance(a, str)]
+        if notes:
+            schema["description"] = notes[0]
+        return schema
+    if annotation in _PRIMITIVES:
+        return {"type": _PRIMITIVES[annotation]}
+    if origin is Literal:
+        return _enum_schema(list(args), where)
+    if isinstance(annotation, type) and issubclass(annotation, enum.Enum):
+        return _enum_schema([member.value for member in annotation], where)
+    if origin in (typing.Union, types.UnionType):
+        real = [a for a in args if a is not type(None)]
+        if len(real) == 1:
+            return _schema_for(real[0], where)
+        return {"anyOf": [_schema_for(a, where) for a in real]}
+    if annotation is list or origin is list:
+        return {"type": "array", "items": _schema_for(args[0], where)} if args else {"type": "array"}
+    if annotation is dict or origin is dict:
+        if args and args[0] is not str:
+            raise ToolDefinitionError(f"{where}: dict keys must be str (JSON objects), got {args[0]!r}")
+        schema: dict[str, Any] = {"type": "object"}
+        if args:
+            schema["additionalProperties"] = _schema_for(args[1], where)
+        return schema
+    raise ToolDefinitionError(
+        f"{where}: unsupported type {annotation!r}; use str, int, float, bool, Literal, Enum, list[...] or dict[str, ...]"
+    )
+
+
+class Tool:
+    """A function a model may call, with its schema and argument validation.
+
+    Calling the Tool calls the function directly; ``invoke`` is what the loop uses
+    (validate model-supplied arguments, then call).
+    """
+
+    def __init__(
+        self,
+        fn: Callable[..., Any],
+        *,
+        name: str | None = None,
+        description: str | None = None,
+        background: bool = False,
+        timeout_s: float | None = None,
+    ) -> None:
+        if not callable(fn):
+            raise ToolDefinitionError(f"@tool needs a callable, got {fn!r}")
+        self.fn = fn
+        self.name = name or getattr(fn, "__name__", "")
+        if not _NAME.match(self.name):
+            raise ToolDefinitionError(f"tool name {self.name!r} must match [A-Za-z0-9_-]{{1,64}}")
+        if timeout_s is not None and timeout_s <= 0:
+            raise ToolDefinitionError(f"tool {self.name!r}: timeout_s must be > 0")
+        self.background = background
+        self.timeout_s = timeout_s
+        summary, param_docs = parse_docstring(inspect.getdoc(fn))
+        self.description = (description if description is not None else summary) or self.name
+        self._params = self._read_signature(fn)
+        properties: dict[str, Any] = {}
+        required: list[str] = []
+        for pname, annotation, default in self._params:
+            where = f"tool {self.name!r}, parameter {pname!r}"
+            prop = _schema_for(annotation, where)
+            if pname in param_docs and param_docs[pname] and "description" not in prop:
+                prop["description"] = param_docs[pname]
+            if default is inspect.Parameter.empty:
+                required.append(pname)
+            else:
+                default_value = default.value if isinstance(default, enum.Enum) else default
+                try:
+                    json.dumps(default_value)
+                    prop["default"] = default_value
+                except (TypeError, ValueError):
+                    pass
+            properties[pname] = prop
+        parameters: dict[str, Any] = {"type": "object", "properties": properties}
+        if required:
+            parameters["required"] = required
+        self._schema = {
+            "type": "function",
+            "function": {"name": self.name, "description": self.description, "parameters": parameters},
+        }
+        self._model: Any = None
+        functools.update_wrapper(self, fn)  # type: ignore[arg-type]
+
+    def _read_signature(self, fn: Callable[..., Any]) -> list[tuple[str, Any, Any]]:
+        try:
+            signature = inspect.signature(fn)
+            hints = typing.get_type_hints(fn, include_extras=True)
+        except (TypeError, ValueError, NameError) as exc:
+            raise ToolDefinitionError(f"tool {self.name!r}: cannot read its signature: {exc}") from exc
+        params: list[tuple[str, Any, Any]] = []
+        for pname, param in signature.parameters.items():
+            if param.kind in (inspect.Parameter.VAR_POSITIONAL, inspect.Parameter.VAR_KEYWORD):
+                raise ToolDefinitionError(f"tool {self.name!r}: *args/**kwargs cannot be described to a model")
+            if param.kind is inspect.Parameter.POSITIONAL_ONLY:
+                raise ToolDefinitionError(f"tool {self.name!r}: positional-only parameter {pname!r} is not supported")
+            if pname not in hints:
+                raise ToolDefinitionError(f"tool {self.name!r}: parameter {pname!r} needs a type annotation")
+            params.append((pname, hints[pname], param.default))
+        return params
+
+    @property
+    def schema(self) -> dict[str, Any]:
+        """The OpenAI tool schema (a copy: callers may not change the tool through it)."""
+        return copy.deepcopy(self._schema)
+
+    @property
+    def parameters(self) -> list[str]:
+        return [pname for pname, _, _ in self._params]
+
+    @property
+    def required(self) -> list[str]:
+        return [pname for pname, _, default in self._params if default is inspect.Parameter.empty]
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        return self.fn(*args, **kwargs)
+
+    def __repr__(self) -> str:
+        flags = ", background=True" if self.background else ""
+        return f"Tool({self.name!r}{flags})"
+
+    def _arguments_model(self) -> Any:
+        if self._model is None:
+            from pydantic import ConfigDict, Field, create_model
+
+            fields: dict[str, Any] = {}
+            for index, (pname, annotation, default) in enumerate(self._params):
+                default_value = ... if default is inspect.Parameter.empty else default
+                fields[f"p{index}"] = (annotation, Field(default_value, alias=pname))
+            self._model = create_model(  # type: ignore[call-overload]
+                f"{self.name}_arguments", __config__=ConfigDict(extra="forbid", populate_by_name=False), **fields
+            )
+        return self._model
+
+    def validate(self, arguments: Mapping[str, Any]) -> dict[str, Any]:
+        """Keyword arguments for the function, or ToolArgumentsError saying what is wrong."""
+        from pydantic import ValidationError
+
+        if not isinstance(arguments, Mapping):
+            raise ToolArgumentsError(f"arguments for {self.name} must be a JSON object, got {type(arguments).__name__}")
+        try:
+            model = self._arguments_model().model_validate(dict(arguments))
+        except ValidationError as exc:
+            problems = []
+            for error in exc.errors():
+                where = ".".join(str(part) for part in error.get("loc", ())) or "arguments"
+                problems.append(f"{where}: {error.get('msg', 'invalid')}")
+            raise ToolArgumentsError(f"invalid arguments for {self.name}: " + "; ".join(problems)) from None
+        return {pname: getattr(model, f"p{index}") for index, (pname, _, _) in enumerate(self._params)}
+
+    def invoke(self, arguments: Mapping[str, Any]) -> Any:
+        """Validate then call: what the loop does with a model's arguments."""
+        return self.fn(**self.validate(arguments))
+
+
+def tool(
+    fn: Callable[..., Any] | None = None,
+    *,
+    name: str | None = None,
+    description: str | None = None,
+    background: bool = False,
+    timeout_s: float | None = None,
+) -> Any:
+    """Decorator: ``@tool``, ``@tool()`` or ``@tool(name=..., background=True, timeout_s=5)``."""
+
+    def wrap(function: Callable[..., Any]) -> Tool:
+        return Tool(function, name=name, description=description, background=background, timeout_s=timeout_s)
+
+    return wrap(fn) if fn is not None else wrap
+
+
+class ToolRegistry:
+    """The tools offered to a model, by name, in registration order."""
+
+    def __init__(self, tools: Iterable[Tool | Callable[..., Any]] = ()) -> None:
+        self._tools: dict[str, Tool] = {}
+        for item in tools:
+            self.register(item)
+
+    @classmethod
+    def default(cls) -> ToolRegistry:
+        """A fresh registry with the built-in tools (calculator, get_current_time, get_weather)."""
+        from .builtin_tools import BUILTIN_TOOLS
+
+        return cls(BUILTIN_TOOLS)
+
+    def register(self, tool_or_fn: Tool | Callable[..., Any]) -> Tool:
+        item = tool_or_fn if isinstance(tool_or_fn, Tool) else Tool(tool_or_fn)
+        if item.name in self._tools and self._tools[item.name] is not item:
+            raise ToolDefinitionError(f"a tool named {item.name!r} is already registered")
+        self._tools[item.name] = item
+        return item
+
+    def get(self, name: str) -> Tool | None:
+        return self._tools.get(name)
+
+    def names(self) -> list[str]:
+        return list(self._tools)
+
+    def schemas(self) -> list[dict[str, Any]]:
+        return [item.schema for item in self._tools.values()]
+
+    def subset(self, names: Iterable[str]) -> ToolRegistry:
+        """A registry with only the named tools (unknown names are ignored)."""
+        return ToolRegistry(self._tools[n] for n in names if n in self._tools)
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._tools
+
+    def __len__(self) -> int:
+        return len(self._tools)
+
+    def __iter__(self) -> Iterator[Tool]:
+        return iter(list(self._tools.values()))
+
+    def __repr__(self) -> str:
+        return f"ToolRegistry({self.names()!r})"
+
+
+__all__ = ["Tool", "ToolRegistry", "parse_docstring", "result_error", "result_to_text", "tool"]
