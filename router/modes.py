@@ -1,0 +1,274 @@
+"""The four ways of answering, behind one ``run_mode``.
+
+* ``cot``      one request with a step-by-step instruction.
+* ``few_shot`` worked examples (providers.yaml ``modes.few_shot_examples``, or the
+               seeds' time/person/event ones) as user/assistant pairs, then the question.
+* ``react``    the shared tool loop (``router.loop.run_tools``); nothing else in the
+               library calls tools, so the protocol rules live in one place.
+* ``tot``      three requests: n distinct approaches -> a 1-10 score with a reason for
+               each -> the best one in detail. The stages are kept so a user can see
+               why the final choice won.
+
+Prompts follow the question's language. ``history`` (earlier user/assistant turns
+of a REPL) goes right before the question in every request.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from .errors import MalformedResponseError, UsageError
+from .prompts import DEFAULT_FEW_SHOT_EXAMPLES, Language, detect_language, prompts_for
+from .types import Attempt, ChatResponse, StreamEvent, ToolRecord, Usage
+
+if TYPE_CHECKING:
+    from .clients import LLMClient
+    from .config import RouterConfig
+    from .tools import ToolRegistry
+
+MODES: tuple[str, ...] = ("cot", "few_shot", "react", "tot")
+_LOOP_SETTINGS = ("max_steps", "tool_timeout_s", "max_repeats", "max_continuations", "max_result_chars")
+
+
+@dataclass(frozen=True)
+class ModeResult:
+    """What a mode produced. ``steps`` counts model requests, as the loop does."""
+
+    text: str
+    mode: str
+    tool_records: tuple[ToolRecord, ...] = ()
+    grounded: bool = False
+    steps: int = 0
+    usage: Usage = field(default_factory=Usage)
+    stopped_reason: str = "answer"
+    stages: dict[str, str] = field(default_factory=dict)
+    messages: tuple[dict[str, Any], ...] = ()
+    attempts: tuple[Attempt, ...] = ()
+
+
+EventSink = Callable[[Any], None]
+
+
+@dataclass
+class _Session:
+    """One mode run's plumbing: every request goes through ``ask`` so usage, attempts and
+    streaming are handled once for all the prompt-only modes."""
+
+    llm: LLMClient
+    stream: bool
+    on_event: EventSink | None
+    options: dict[str, Any]
+    usage: Usage = field(default_factory=Usage)
+    attempts: list[Attempt] = field(default_factory=list)
+    requests: int = 0
+    cut_by_length: bool = False
+
+    def ask(self, messages: list[dict[str, Any]]) -> str:
+        response = self._stream(messages) if self.stream else self.llm.chat(messages, tools=None, **self.options)
+        self.requests += 1
+        self.usage = self.usage + response.usage
+        self.attempts.extend(response.attempts)
+        if response.finish_reason == "length":
+            self.cut_by_length = True
+        message = response.message
+        # Reasoning models sometimes put everything in reasoning_content (the seeds do the same).
+        return message.content or message.reasoning_content or ""
+
+    def _stream(self, messages: list[dict[str, Any]]) -> ChatResponse:
+        final: ChatResponse | None = None
+        for event in self.llm.stream(messages, tools=None, **self.options):
+            if event.kind == "done":
+                final = event.response
+            elif event.kind in ("text", "reasoning"):
+                self.emit(event)
+        if final is None:
+            raise MalformedResponseError("the stream ended without a final response")
+        return final
+
+    def emit(self, event: Any) -> None:
+        if self.on_event is not None:
+            self.on_event(event)
+
+    def emit_text(self, text: str) -> None:
+        if self.stream:
+            self.emit(StreamEvent("text", text=text))
+
+    def result(self, mode: str, text: str, messages: list[dict[str, Any]], stages: dict[str, str] | None = None) -> ModeResult:
+        return ModeResult(
+            text=text,
+            mode=mode,
+            steps=self.requests,
+            usage=self.usage,
+            stopped_reason="length" if self.cut_by_length else "answer",
+            stages=dict(stages or {}),
+            messages=(*messages, {"role": "assistant", "content": text}),
+            attempts=tuple(self.attempts),
+        )
+
+
+def _history(history: Sequence[Mapping[str, Any]] | None) -> list[dict[str, Any]]:
+    turns = [dict(message) for message in history or ()]
+    for i, message in enumerate(turns):
+        if message.get("role") not in ("user", "assistant", "system"):
+            raise UsageError(f"history[{i}] has role {message.get('role')!r}; expected user or assistant turns")
+    return turns
+
+
+def _few_shot_examples(config: RouterConfig) -> list[tuple[str, str]]:
+    configured = [(e.question, e.answer) for e in config.modes.few_shot_examples]
+    return configured or list(DEFAULT_FEW_SHOT_EXAMPLES)
+
+
+def run_mode(
+    mode: str,
+    question: str,
+    llm: LLMClient,
+    *,
+    config: RouterConfig,
+    registry: ToolRegistry | None = None,
+    history: Sequence[Mapping[str, Any]] | None = None,
+    on_event: EventSink | None = None,
+    language: Language | None = None,
+    provider: str | None = None,
+    protocol: str = "auto",
+    stream: bool = False,
+    **options: Any,
+) -> ModeResult:
+    """Answer ``question`` in ``mode``.
+
+    ``options`` go to ``llm.chat`` (react: to ``run_tools``, where loop settings such
+    as ``max_steps`` override ``config.loop``). ``provider`` and ``protocol`` only
+    matter to react. With ``stream=True`` text deltas reach ``on_event`` as
+    ``StreamEvent``s (react sends its final answer as one event: the loop does not stream).
+    """
+    if mode not in MODES:
+        raise UsageError(f"unknown mode {mode!r} (choose from {', '.join(MODES)})")
+    if language is None:
+        language = detect_language(question)
+    elif language not in ("zh", "en"):
+        raise UsageError(f"unknown language {language!r} (choose zh or en)")
+    turns = _history(history)
+    if mode == "react":
+        return _react(question, llm, config, registry, turns, on_event, language, provider, protocol, stream, options)
+    session = _Session(llm, stream, on_event, options)
+    if mode == "cot":
+        return _cot(session, question, turns, language)
+    if mode == "few_shot":
+        return _few_shot(session, question, turns, language, config)
+    return _tot(session, question, turns, language, config.modes.tot_branches)
+
+
+def _cot(session: _Session, question: str, turns: list[dict[str, Any]], language: Language) -> ModeResult:
+    prompts = prompts_for(language)
+    messages = [
+        {"role": "system", "content": prompts.cot_system},
+        *turns,
+        {"role": "user", "content": prompts.cot_user.format(question=question)},
+    ]
+    return session.result("cot", session.ask(messages), messages)
+
+
+def _few_shot(
+    session: _Session, question: str, turns: list[dict[str, Any]], language: Language, config: RouterConfig
+) -> ModeResult:
+    messages: list[dict[str, Any]] = [{"role": "system", "content": prompts_for(language).few_shot_system}]
+    for example_question, example_answer in _few_shot_examples(config):
+        messages.append({"role": "user", "content": example_question})
+        messages.append({"role": "assistant", "content": example_answer})
+    messages.extend(turns)
+    messages.append({"role": "user", "content": question})
+    return session.result("few_shot", session.ask(messages), messages)
+
+
+def _tot_sections(language: Language) -> tuple[str, str, str]:
+    """The headers the final text shows, split out of the template so streaming prints the same text."""
+    template = prompts_for(language).tot_text
+    first, rest = template.split("{approaches}")
+    second, rest = rest.split("{scores}")
+    third, _ = rest.split("{choice}")
+    return first, second, third
+
+
+def _tot(session: _Session, question: str, turns: list[dict[str, Any]], language: Language, n: int) -> ModeResult:
+    prompts = prompts_for(language)
+    head_approaches, head_scores, head_choice = _tot_sections(language)
+
+    def stage(system: str, user: str, header: str) -> tuple[str, list[dict[str, Any]]]:
+        messages = [{"role": "system", "content": system}, *turns, {"role": "user", "content": user}]
+        session.emit_text(header)
+        return session.ask(messages), messages
+
+    approaches, _ = stage(
+        prompts.tot_approaches_system, prompts.tot_approaches_user.format(n=n, question=question), head_approaches
+    )
+    scores, _ = stage(
+        prompts.tot_scores_system,
+        prompts.tot_scores_user.format(n=n, question=question, approaches=approaches),
+        head_scores,
+    )
+    choice, last = stage(
+        prompts.tot_choice_system,
+        prompts.tot_choice_user.format(question=question, approaches=approaches, scores=scores),
+        head_choice,
+    )
+    text = prompts.tot_text.format(approaches=approaches, scores=scores, choice=choice)
+    stages = {"approaches": approaches, "scores": scores, "choice": choice}
+    return session.result("tot", text, last, stages)
+
+
+def _react(
+    question: str,
+    llm: LLMClient,
+    config: RouterConfig,
+    registry: ToolRegistry | None,
+    turns: list[dict[str, Any]],
+    on_event: EventSink | None,
+    language: Language,
+    provider: str | None,
+    protocol: str,
+    stream: bool,
+    options: dict[str, Any],
+) -> ModeResult:
+    from .loop import run_tools  # the loop pulls in tools and messages: only when react runs
+    from .tools import ToolRegistry
+
+    tools = registry if registry is not None else ToolRegistry.default()
+    settings = {name: getattr(config.loop, name) for name in _LOOP_SETTINGS}
+    extra = dict(options)
+    for name in _LOOP_SETTINGS:
+        if name in extra:
+            settings[name] = extra.pop(name)
+    messages = [
+        {"role": "system", "content": prompts_for(language).react_system},
+        *turns,
+        {"role": "user", "content": question},
+    ]
+    result = run_tools(
+        llm,
+        messages,
+        tools,
+        provider=provider,
+        protocol=protocol,  # type: ignore[arg-type]
+        on_event=on_event,
+        **settings,
+        **extra,
+    )
+    if stream and on_event is not None:
+        on_event(StreamEvent("text", text=result.answer))
+    return ModeResult(
+        text=result.answer,
+        mode="react",
+        tool_records=tuple(result.tool_records),
+        grounded=result.grounded,
+        steps=result.steps,
+        usage=result.usage,
+        stopped_reason=result.stopped_reason,
+        stages={},
+        messages=tuple(result.messages),
+        attempts=tuple(result.attempts),
+    )
+
+
+__all__ = ["MODES", "ModeResult", "run_mode"]
