@@ -1,0 +1,421 @@
+"""One contract, both real clients, real HTTP against the local fake server.
+
+Nothing inside openai, litellm or httpx is patched: the fake server decides what
+goes over the wire and the assertions look at what the clients made of it (and
+at what they sent). Resilience is exercised through ``ResilientClient`` with an
+injected ``sleep`` that records waits instead of sleeping.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from fake_openai_server import (
+    CutStream,
+    FakeOpenAIServer,
+    Malformed,
+    RateLimited,
+    RawChunks,
+    ServerError,
+    Slow,
+    Text,
+    ToolCalls,
+    ToolsUnsupported,
+    Unauthorized,
+)
+
+from router.clients import LLMClient
+from router.config import RetrySettings
+from router.errors import (
+    AllProvidersFailedError,
+    AuthenticationError,
+    MalformedResponseError,
+    ProviderError,
+    ProviderUnavailableError,
+    RateLimitError,
+    ToolsUnsupportedError,
+)
+from router.resilience import Candidate, CooldownTracker, ResilientClient
+from router.types import StreamEvent, ToolCall, Usage
+
+KEY = "sk-contract-test-key-0000"
+QUESTION = [{"role": "user", "content": "What is the weather in Paris?"}]
+WEATHER_TOOL = {
+    "type": "function",
+    "function": {
+        "name": "get_weather",
+        "description": "Weather for a city",
+        "parameters": {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]},
+    },
+}
+
+ClientFactory = Callable[..., LLMClient]
+
+
+def build(kind: str, server: FakeOpenAIServer, *, provider: str = "fake", timeout_s: float = 5.0) -> LLMClient:
+    if kind == "openai":
+        from router.openai_client import OpenAIClient
+
+        return OpenAIClient(base_url=server.base_url, api_key=KEY, model="fake-model", provider=provider, timeout_s=timeout_s)
+    from router.litellm_client import LiteLLMClient
+
+    return LiteLLMClient(model="fake-model", api_key=KEY, base_url=server.base_url, provider=provider, timeout_s=timeout_s)
+
+
+@pytest.fixture(params=["openai", "litellm"])
+def make(request: pytest.FixtureRequest) -> ClientFactory:
+    kind = request.param
+
+    def factory(server: FakeOpenAIServer, **kwargs: Any) -> LLMClient:
+        return build(kind, server, **kwargs)
+
+    return factory
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def resilient(*candidates: Candidate, waits: list[float], **kwargs: Any) -> ResilientClient:
+    kwargs.setdefault("retry", RetrySettings(max_wait_s=5.0, cooldown_s=30.0, failures_before_cooldown=100))
+    return ResilientClient(list(candidates), sleep=waits.append, base_delay_s=0.1, **kwargs)
+
+
+def collect(events: Any) -> tuple[list[StreamEvent], Any]:
+    seen = list(events)
+    assert seen[-1].kind == "done" and seen[-1].response is not None
+    assert all(e.kind != "done" for e in seen[:-1])
+    return seen, seen[-1].response
+
+
+# --- plain requests ---------------------------------------------------------------------
+
+
+def test_plain_text(make: ClientFactory, fake_server: FakeOpenAIServer) -> None:
+    fake_server.enqueue(Text("Sunny, 21°C.", usage=(12, 5)))
+    response = make(fake_server).chat(QUESTION, temperature=0.2)
+    assert response.message.content == "Sunny, 21°C."
+    assert response.message.tool_calls == ()
+    assert response.finish_reason == "stop"
+    assert response.usage == Usage(12, 5, 17)
+    assert response.provider == "fake"
+    assert response.latency_s > 0
+    body = fake_server.last_body
+    assert body["model"] == "fake-model"
+    assert body["messages"] == QUESTION
+    assert body["temperature"] == 0.2
+    assert "tools" not in body
+    assert fake_server.requests[-1].headers["authorization"] == f"Bearer {KEY}"
+
+
+def test_one_tool_call_and_history_is_sent_with_empty_content(make: ClientFactory, fake_server: FakeOpenAIServer) -> None:
+    fake_server.enqueue(ToolCalls((("get_weather", '{"city": "Paris"}'),)))
+    client = make(fake_server)
+    response = client.chat(QUESTION, tools=[WEATHER_TOOL])
+    assert response.message.tool_calls == (ToolCall("call_0", "get_weather", '{"city": "Paris"}'),)
+    assert response.message.content == ""
+    assert response.finish_reason == "tool_calls"
+    assert fake_server.last_body["tools"] == [WEATHER_TOOL]
+
+    # the call goes back into history; an assistant message with content None must be sent as ""
+    history = [
+        *QUESTION,
+        {"role": "assistant", "content": None, "tool_calls": [c.to_dict() for c in response.message.tool_calls]},
+        {"role": "tool", "tool_call_id": "call_0", "content": "Sunny"},
+    ]
+    fake_server.enqueue(Text("It is sunny in Paris."))
+    final = client.chat(history, tools=[WEATHER_TOOL])
+    assert final.message.content == "It is sunny in Paris."
+    sent = fake_server.last_body["messages"]
+    assert sent[1]["content"] == ""
+    assert sent[1]["tool_calls"][0]["id"] == "call_0"
+    assert sent[1]["tool_calls"][0]["function"] == {"name": "get_weather", "arguments": '{"city": "Paris"}'}
+    assert sent[2] == {"role": "tool", "tool_call_id": "call_0", "content": "Sunny"}
+    assert history[1]["content"] is None  # the caller's history is not modified
+
+
+def test_parallel_tool_calls(make: ClientFactory, fake_server: FakeOpenAIServer) -> None:
+    fake_server.enqueue(ToolCalls((("get_weather", '{"city": "Oslo"}'), ("get_weather", '{"city": "Rome"}'))))
+    response = make(fake_server).chat(QUESTION, tools=[WEATHER_TOOL])
+    assert [(c.id, c.name, json.loads(c.arguments)) for c in response.message.tool_calls] == [
+        ("call_0", "get_weather", {"city": "Oslo"}),
+        ("call_1", "get_weather", {"city": "Rome"}),
+    ]
+
+
+def test_reasoning_content_chat_and_stream(make: ClientFactory, fake_server: FakeOpenAIServer) -> None:
+    fake_server.enqueue(Text("42", reasoning="6 times 7"), Text("42", reasoning="six sevens"))
+    client = make(fake_server)
+    response = client.chat(QUESTION)
+    assert (response.message.content, response.message.reasoning_content) == ("42", "6 times 7")
+    events, streamed = collect(client.stream(QUESTION))
+    assert "".join(e.text for e in events if e.kind == "reasoning") == "six sevens"
+    assert streamed.message.reasoning_content == "six sevens"
+    assert streamed.message.content == "42"
+
+
+# --- streaming ----------------------------------------------------------------------------
+
+
+def test_streamed_text(make: ClientFactory, fake_server: FakeOpenAIServer) -> None:
+    fake_server.enqueue(Text("The quick brown fox jumps.", chunk_size=3, usage=(9, 8)))
+    events, response = collect(make(fake_server).stream(QUESTION))
+    texts = [e.text for e in events if e.kind == "text"]
+    assert len(texts) > 3
+    assert "".join(texts) == "The quick brown fox jumps."
+    assert response.message.content == "The quick brown fox jumps."
+    assert response.finish_reason == "stop"
+    assert response.usage == Usage(9, 8, 17)
+    assert fake_server.last_body["stream"] is True
+
+
+def test_streamed_fragmented_parallel_tool_calls(make: ClientFactory, fake_server: FakeOpenAIServer) -> None:
+    fake_server.enqueue(
+        ToolCalls((("get_weather", '{"city": "Oslo", "unit": "C"}'), ("get_time", '{"tz": "Europe/Rome"}')), chunk_size=2)
+    )
+    events, response = collect(make(fake_server).stream(QUESTION, tools=[WEATHER_TOOL]))
+    assert sum(1 for e in events if e.kind == "tool_call") > 10
+    assert response.message.tool_calls == (
+        ToolCall("call_0", "get_weather", '{"city": "Oslo", "unit": "C"}'),
+        ToolCall("call_1", "get_time", '{"tz": "Europe/Rome"}'),
+    )
+    assert response.finish_reason == "tool_calls"
+
+
+def test_streamed_tool_call_with_empty_names_and_interleaved_text(make: ClientFactory, fake_server: FakeOpenAIServer) -> None:
+    def piece(args: str, name: str | None = "") -> dict[str, Any]:
+        return {"tool_calls": [{"index": 0, "function": {"name": name, "arguments": args}}]}
+
+    fake_server.enqueue(
+        RawChunks(
+            (
+                {"content": "Let me check. "},
+                {"tool_calls": [{"index": 0, "id": "call_x", "type": "function", "function": {"name": "get_weather", "arguments": ""}}]},
+                piece('{"ci'),
+                {"content": "One moment."},
+                piece('ty": '),
+                piece('"Paris"}', name=None),
+            ),
+            finish_reason="tool_calls",
+        )
+    )
+    _, response = collect(make(fake_server).stream(QUESTION, tools=[WEATHER_TOOL]))
+    assert response.message.tool_calls == (ToolCall("call_x", "get_weather", '{"city": "Paris"}'),)
+    assert response.message.content == "Let me check. One moment."
+
+
+# --- errors straight from the client -----------------------------------------------------------
+
+
+def test_tools_unsupported_is_its_own_error(make: ClientFactory, fake_server: FakeOpenAIServer) -> None:
+    fake_server.enqueue(ToolsUnsupported())
+    with pytest.raises(ToolsUnsupportedError) as caught:
+        make(fake_server).chat(QUESTION, tools=[WEATHER_TOOL])
+    assert caught.value.status == 400
+    assert "tools are not supported" in str(caught.value)
+
+
+def test_malformed_json_body(make: ClientFactory, fake_server: FakeOpenAIServer) -> None:
+    fake_server.enqueue(Malformed(), Malformed())
+    client = make(fake_server)
+    with pytest.raises(MalformedResponseError):
+        client.chat(QUESTION)
+    with pytest.raises(ProviderError):
+        list(client.stream(QUESTION))
+
+
+def test_cut_stream_is_unavailable(make: ClientFactory, fake_server: FakeOpenAIServer) -> None:
+    fake_server.enqueue(CutStream(after_chunks=3))
+    seen: list[StreamEvent] = []
+    with pytest.raises(ProviderUnavailableError):
+        for event in make(fake_server).stream(QUESTION):
+            seen.append(event)
+    assert seen and all(e.kind == "text" for e in seen)  # it was cut after some text, with no done event
+
+
+def test_401_is_authentication_error(make: ClientFactory, fake_server: FakeOpenAIServer) -> None:
+    fake_server.enqueue(Unauthorized())
+    with pytest.raises(AuthenticationError) as caught:
+        make(fake_server).chat(QUESTION)
+    assert caught.value.status == 401
+    assert caught.value.retryable is False
+
+
+# --- retries, fallback, cooldown ------------------------------------------------------------
+
+
+def test_retry_on_429_honours_retry_after_capped(make: ClientFactory, fake_server: FakeOpenAIServer) -> None:
+    fake_server.enqueue(RateLimited(retry_after=2), RateLimited(retry_after=120), Text("finally"))
+    waits: list[float] = []
+    client = resilient(Candidate("fake", "fake-model", make(fake_server), max_retries=3), waits=waits)
+    response = client.chat(QUESTION)
+    assert response.message.content == "finally"
+    assert waits == [2.0, 5.0]  # Retry-After honoured, the second one capped by max_wait_s
+    assert [(a.ok, a.error_kind, a.wait_s) for a in response.attempts] == [
+        (False, "rate_limit", 2.0),
+        (False, "rate_limit", 5.0),
+        (True, None, 0.0),
+    ]
+    assert len(fake_server.requests) == 3
+
+
+def test_rate_limit_error_carries_retry_after(make: ClientFactory, fake_server: FakeOpenAIServer) -> None:
+    fake_server.enqueue(RateLimited(retry_after=7))
+    with pytest.raises(RateLimitError) as caught:
+        make(fake_server).chat(QUESTION)
+    assert caught.value.retry_after == 7.0
+
+
+def test_retry_on_500_with_exponential_backoff(make: ClientFactory, fake_server: FakeOpenAIServer) -> None:
+    fake_server.enqueue(ServerError(), ServerError(503), Text("recovered"))
+    waits: list[float] = []
+    client = resilient(Candidate("fake", "fake-model", make(fake_server), max_retries=2), waits=waits)
+    response = client.chat(QUESTION)
+    assert response.message.content == "recovered"
+    assert len(waits) == 2
+    assert 0.05 <= waits[0] <= 0.1 and 0.1 <= waits[1] <= 0.2  # base 0.1 doubling, with jitter
+    assert [a.error_kind for a in response.attempts] == ["unavailable", "unavailable", None]
+    assert len(fake_server.requests) == 3  # the SDKs did not retry on their own
+
+
+def test_retry_on_timeout(make: ClientFactory, fake_server: FakeOpenAIServer) -> None:
+    fake_server.enqueue(Slow(3.0), Text("in time"))
+    waits: list[float] = []
+    client = resilient(Candidate("fake", "fake-model", make(fake_server, timeout_s=0.3), max_retries=1), waits=waits)
+    response = client.chat(QUESTION)
+    assert response.message.content == "in time"
+    assert [a.error_kind for a in response.attempts] == ["timeout", None]
+    assert len(waits) == 1
+
+
+def test_no_retry_on_401(make: ClientFactory, fake_server: FakeOpenAIServer) -> None:
+    fake_server.enqueue(Unauthorized(), Text("never served"))
+    waits: list[float] = []
+    client = resilient(Candidate("fake", "fake-model", make(fake_server), max_retries=3), waits=waits)
+    with pytest.raises(AllProvidersFailedError) as caught:
+        client.chat(QUESTION)
+    assert waits == []
+    assert len(fake_server.requests) == 1
+    assert [a.error_kind for a in caught.value.attempts] == ["auth"]
+    assert "fake/fake-model: auth" in str(caught.value)
+    assert isinstance(caught.value.__cause__, AuthenticationError)
+
+
+def test_fallback_to_a_second_provider(make: ClientFactory, make_fake_server: Callable[[], FakeOpenAIServer]) -> None:
+    primary, secondary = make_fake_server(), make_fake_server()
+    primary.enqueue(ServerError(), ServerError())
+    secondary.enqueue(Text("from the backup"))
+    waits: list[float] = []
+    client = resilient(
+        Candidate("primary", "fake-model", make(primary, provider="primary"), max_retries=1),
+        Candidate("secondary", "fake-model", make(secondary, provider="secondary"), max_retries=1),
+        waits=waits,
+    )
+    response = client.chat(QUESTION)
+    assert response.message.content == "from the backup"
+    assert response.provider == "secondary"
+    assert [(a.provider, a.ok, a.error_kind) for a in response.attempts] == [
+        ("primary", False, "unavailable"),
+        ("primary", False, "unavailable"),
+        ("secondary", True, None),
+    ]
+    assert len(waits) == 1  # one backoff between the primary's two tries, none before falling back
+
+
+def test_auth_failure_falls_back_without_retry(make: ClientFactory, make_fake_server: Callable[[], FakeOpenAIServer]) -> None:
+    primary, secondary = make_fake_server(), make_fake_server()
+    primary.enqueue(Unauthorized())
+    secondary.enqueue(Text("backup"))
+    client = resilient(
+        Candidate("primary", "fake-model", make(primary, provider="primary"), max_retries=3),
+        Candidate("secondary", "fake-model", make(secondary, provider="secondary")),
+        waits=[],
+    )
+    assert client.chat(QUESTION).provider == "secondary"
+    assert len(primary.requests) == 1
+
+
+def test_cooldown_skips_a_failing_provider(make: ClientFactory, make_fake_server: Callable[[], FakeOpenAIServer]) -> None:
+    primary, secondary = make_fake_server(), make_fake_server()
+    secondary.default_reply = Text("backup")
+    clock = Clock()
+    cooldowns = CooldownTracker(cooldown_s=30, failures_before_cooldown=2, clock=clock)
+    client = resilient(
+        Candidate("primary", "fake-model", make(primary, provider="primary"), max_retries=1),
+        Candidate("secondary", "fake-model", make(secondary, provider="secondary"), max_retries=0),
+        waits=[],
+        clock=clock,
+        cooldowns=cooldowns,
+    )
+    primary.enqueue(ServerError(), ServerError())
+    assert client.chat(QUESTION).provider == "secondary"
+    assert len(primary.requests) == 2
+    assert cooldowns.is_cooling("primary")
+
+    second = client.chat(QUESTION)  # primary is skipped: no request reaches it
+    assert second.provider == "secondary"
+    assert len(primary.requests) == 2
+    assert second.attempts[0].provider == "primary" and second.attempts[0].error_kind == "cooldown"
+
+    clock.now += 31  # cooldown over: primary is tried again and answers
+    primary.enqueue(Text("primary is back"))
+    third = client.chat(QUESTION)
+    assert third.provider == "primary"
+    assert len(primary.requests) == 3
+
+
+def test_tools_unsupported_is_neither_retried_nor_falls_back(
+    make: ClientFactory, make_fake_server: Callable[[], FakeOpenAIServer]
+) -> None:
+    primary, secondary = make_fake_server(), make_fake_server()
+    primary.enqueue(ToolsUnsupported())
+    secondary.enqueue(Text("should not be asked"))
+    waits: list[float] = []
+    client = resilient(
+        Candidate("primary", "fake-model", make(primary, provider="primary"), max_retries=3),
+        Candidate("secondary", "fake-model", make(secondary, provider="secondary")),
+        waits=waits,
+    )
+    with pytest.raises(ToolsUnsupportedError):
+        client.chat(QUESTION, tools=[WEATHER_TOOL])
+    assert waits == [] and len(primary.requests) == 1 and secondary.requests == []
+
+
+def test_stream_retries_before_the_first_event_only(make: ClientFactory, fake_server: FakeOpenAIServer) -> None:
+    # cut after the role chunk: nothing was shown yet, so a retry is safe
+    fake_server.enqueue(CutStream(Text("unused"), after_chunks=1), Text("second try", chunk_size=4))
+    waits: list[float] = []
+    client = resilient(Candidate("fake", "fake-model", make(fake_server), max_retries=2), waits=waits)
+    _, response = collect(client.stream(QUESTION))
+    assert response.message.content == "second try"
+    assert [a.error_kind for a in response.attempts] == ["unavailable", None]
+
+    # cut after text was yielded: the error reaches the caller, nothing is retried
+    fake_server.enqueue(CutStream(Text("a long answer that gets cut", chunk_size=3), after_chunks=3), Text("not used"))
+    with pytest.raises(ProviderUnavailableError):
+        list(client.stream(QUESTION))
+    assert fake_server.pending == 1
+
+
+def test_every_candidate_failing_lists_the_attempts(make: ClientFactory, make_fake_server: Callable[[], FakeOpenAIServer]) -> None:
+    primary, secondary = make_fake_server(), make_fake_server()
+    primary.enqueue(RateLimited(retry_after=1), RateLimited(retry_after=1))
+    secondary.enqueue(ServerError())
+    client = resilient(
+        Candidate("primary", "fake-model", make(primary, provider="primary"), max_retries=1),
+        Candidate("secondary", "fake-model", make(secondary, provider="secondary"), max_retries=0),
+        waits=[],
+    )
+    with pytest.raises(AllProvidersFailedError) as caught:
+        client.chat(QUESTION)
+    message = str(caught.value)
+    assert "\n" not in message
+    assert "primary/fake-model: rate_limit x2" in message and "secondary/fake-model: unavailable" in message
+    assert [a.provider for a in caught.value.attempts] == ["primary", "primary", "secondary"]
