@@ -152,7 +152,12 @@ def _is_request(question: str, mention: _Mention, others: list[_Mention]) -> str
     if clause_before.rstrip().endswith("@") or before.endswith("@"):
         return "@" + question[mention.start : mention.end]
     # Choosing between two named models is a question about them, not an instruction.
-    for other in others:
+    # Only the nearest names on either side count: "用kimi回答：qwen和gpt有什么区别" compares qwen
+    # with gpt, not with kimi.
+    earlier = [o for o in others if o.end <= mention.start]
+    later = [o for o in others if o.start >= mention.end]
+    neighbours = ([max(earlier, key=lambda o: o.end)] if earlier else []) + ([min(later, key=lambda o: o.start)] if later else [])
+    for other in neighbours:
         if other.name.provider == mention.name.provider:
             continue
         lo, hi = sorted((mention, other), key=lambda m: m.start)
