@@ -29,6 +29,7 @@ _SECTION = re.compile(
 )
 _SPHINX_PARAM = re.compile(r"^\s*:param\s+(?:[\w\[\], |.]+\s+)?(\w+)\s*:\s*(.*)$")
 _SPHINX_OTHER = re.compile(r"^\s*:(returns?|rtype|raises?|type)\b")
+_NUMPY_PARAM = re.compile(r"^\s*(\w+)\s+:(?:\s+\S.*)?$")
 _GOOGLE_PARAM = re.compile(r"^\s*\*{0,2}(\w+)\s*(?:\([^)]*\))?\s*:\s*(.*)$")
 
 
@@ -95,15 +96,17 @@ def parse_docstring(doc: str | None) -> tuple[str, dict[str, str]]:
             continue
         if section == "params":
             indent = len(line) - len(line.lstrip())
-            match = _GOOGLE_PARAM.match(line)
-            if match and (current is None or indent <= current_indent):
-                current, current_indent = match.group(1), indent
-                params[current] = match.group(2).strip()
-            elif stripped and current is not None and " : " not in stripped:
-                params[current] = (params[current] + " " + stripped).strip()
-            elif stripped and " : " in stripped:  # numpy "name : type"
-                current, current_indent = stripped.split(" : ", 1)[0].strip(), indent
+            starts_entry = current is None or indent <= current_indent
+            numpy_entry = _NUMPY_PARAM.match(line)
+            google_entry = _GOOGLE_PARAM.match(line)
+            if starts_entry and numpy_entry:  # numpy "name : type", description on the next lines
+                current, current_indent = numpy_entry.group(1), indent
                 params[current] = ""
+            elif starts_entry and google_entry:
+                current, current_indent = google_entry.group(1), indent
+                params[current] = google_entry.group(2).strip()
+            elif stripped and current is not None:
+                params[current] = (params[current] + " " + stripped).strip()
         elif section == "sphinx" and current is not None and stripped:
             params[current] = (params[current] + " " + stripped).strip()
     text = "\n".join(summary).strip()
