@@ -1,0 +1,221 @@
+"""select_mode / auto_select: the local classifier's accuracy, and the LLM second opinion."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from router.config import RouterConfig, parse_config
+from router.errors import ProviderUnavailableError
+from router.mock import FunctionLLM, ScriptedLLM, text_response
+from router.mode_classifier import MODES, ModeChoice, auto_select, classify, parse_mode_reply, select_mode
+
+REPO = Path(__file__).resolve().parent.parent
+DEV = REPO.parent / "shared" / "datasets" / "modes_dev.jsonl"
+HOLDOUT = Path(__file__).resolve().parent / "data" / "modes_holdout.jsonl"
+HOLDOUT2 = Path(__file__).resolve().parent / "data" / "modes_holdout2.jsonl"
+YAML_TEXT = (REPO / "providers.yaml").read_text(encoding="utf-8")
+
+
+def _rows(path: Path) -> list[dict[str, str]]:
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+
+
+def _config(selector: str, threshold: float = 0.55) -> RouterConfig:
+    text = YAML_TEXT.replace("selector: local", f"selector: {selector}", 1).replace(
+        "confidence_threshold: 0.55", f"confidence_threshold: {threshold}", 1
+    )
+    config = parse_config(text, "modes.yaml")
+    assert config.modes.selector == selector
+    return config
+
+
+def _no_model_calls() -> FunctionLLM:
+    def refuse(messages: object, tools: object) -> str:
+        raise AssertionError("the local classifier must not call a model")
+
+    return FunctionLLM(refuse)
+
+
+def _accuracy(path: Path) -> tuple[float, list[str]]:
+    rows = _rows(path)
+    local = _config("local")
+    guard = _no_model_calls()
+    misses = []
+    for row in rows:
+        choice = select_mode(row["question"], llm=guard, config=local)
+        assert choice.source == "local"
+        if choice.mode != row["mode"]:
+            misses.append(f"{row['question']!r}: expected {row['mode']}, got {choice.mode} ({choice.reason})")
+    assert not guard.calls
+    return 1 - len(misses) / len(rows), misses
+
+
+@pytest.mark.parametrize("path", [HOLDOUT, HOLDOUT2], ids=["holdout", "holdout2"])
+def test_accuracy_on_held_out_questions(path: Path) -> None:
+    accuracy, misses = _accuracy(path)
+    assert len(_rows(path)) >= 40
+    assert accuracy >= 0.9, "\n".join(misses)
+
+
+def test_accuracy_on_the_shared_dev_set() -> None:
+    if not DEV.is_file():
+        pytest.skip(f"shared dev set not present at {DEV}")
+    accuracy, misses = _accuracy(DEV)
+    assert accuracy >= 0.9, "\n".join(misses)
+
+
+def test_held_out_sets_cover_every_mode_in_both_languages() -> None:
+    rows = _rows(HOLDOUT) + _rows(HOLDOUT2)
+    for mode in MODES:
+        questions = [r["question"] for r in rows if r["mode"] == mode]
+        assert any(any("\u4e00" <= ch <= "\u9fff" for ch in q) for q in questions), mode
+        assert any(q.isascii() for q in questions), mode
+
+
+@pytest.mark.parametrize(
+    ("question", "mode"),
+    [
+        # a calculator does it: react
+        ("What is 2^32?", "react"),
+        ("帮我算一下 789*654", "react"),
+        ("Compute 17.5% of 880", "react"),
+        ("what is 12 times 13", "react"),
+        # reasoning is needed: cot
+        ("小王买了3支笔和2本书，共花了26元，书比笔每件贵3元，笔多少钱一支？", "cot"),
+        ("Solve 3x + 5 = 20", "cot"),
+        ("Prove that the product of two odd numbers is odd.", "cot"),
+        # live data: react
+        ("东京现在几点？", "react"),
+        ("What's the EUR to USD exchange rate today?", "react"),
+        # schedule statement / explicit extraction: few_shot
+        ("下周二下午两点和刘经理开会", "few_shot"),
+        ("Lunch with Anna on Friday at 1pm", "few_shot"),
+        # choice among plans: tot
+        ("考研还是工作，哪个更好？", "tot"),
+        ("Which cloud provider should we pick for a small startup? Compare the options.", "tot"),
+    ],
+)
+def test_boundary_cases(question: str, mode: str) -> None:
+    assert auto_select(question) == mode
+
+
+def test_choice_is_deterministic_with_a_confidence_and_a_reason() -> None:
+    for row in _rows(HOLDOUT)[:20]:
+        first = select_mode(row["question"])
+        again = select_mode(row["question"])
+        assert first == again
+        assert isinstance(first, ModeChoice)
+        assert first.mode in MODES
+        assert 0.0 <= first.confidence <= 1.0
+        assert first.reason
+        assert first.source == "local"
+        assert dict(first.scores).keys() == set(MODES)
+
+
+def test_a_question_with_no_cue_defaults_to_cot_with_low_confidence() -> None:
+    choice = classify("hello there")
+    assert choice.mode == "cot"
+    assert choice.confidence < 0.55
+    assert "no distinctive cue" in choice.reason
+
+
+def test_a_clear_question_is_confident_and_says_why() -> None:
+    choice = classify("今天上海天气怎么样？")
+    assert choice.mode == "react"
+    assert choice.confidence > 0.8
+    assert "天气" in choice.reason
+
+
+def test_empty_and_huge_inputs_do_not_break() -> None:
+    assert classify("").mode == "cot"
+    assert classify("   ").mode == "cot"
+    huge = "这是一段很长的文字。" * 5000 + "请问今天北京天气怎么样？"
+    assert classify(huge).mode == "react"
+
+
+# --- the LLM second opinion -----------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("reply", "mode"),
+    [
+        ("tot", "tot"),
+        ("I'd pick react_prompt", "react"),
+        ("few-shot", "few_shot"),
+        ("Few Shot", "few_shot"),
+        ("few_shot_prompt", "few_shot"),
+        ("tot_solve", "tot"),
+        ("COT.", "cot"),
+        ("模式：思维链", "cot"),
+        ("**react**", "react"),
+    ],
+)
+def test_llm_selector_parses_the_reply(reply: str, mode: str) -> None:
+    llm = ScriptedLLM([text_response(reply)])
+    choice = select_mode("Tell me something", llm=llm, config=_config("llm"))
+    assert (choice.mode, choice.source) == (mode, "llm")
+    assert len(llm.calls) == 1
+    call = llm.calls[0]
+    assert call.tools is None
+    assert len(call.messages) == 1 and call.messages[0]["role"] == "user"
+    prompt = call.messages[0]["content"]
+    assert "Tell me something" in prompt
+    for name in MODES:
+        assert name in prompt
+
+
+@pytest.mark.parametrize("reply", ["total nonsense", "I cannot decide", "cotton reaction", ""])
+def test_llm_garbage_falls_back_to_the_local_choice(reply: str) -> None:
+    question = "今天上海天气怎么样？"
+    choice = select_mode(question, llm=ScriptedLLM([text_response(reply)]), config=_config("llm"))
+    assert choice.mode == classify(question).mode == "react"
+    assert choice.source == "llm-fallback"
+    assert "named no mode" in choice.reason
+
+
+def test_llm_exception_falls_back_to_the_local_choice() -> None:
+    llm = ScriptedLLM([ProviderUnavailableError("down", provider="x")])
+    choice = select_mode("Prove that 7 is prime.", llm=llm, config=_config("llm"))
+    assert (choice.mode, choice.source) == ("cot", "llm-fallback")
+    assert "ProviderUnavailableError" in choice.reason
+
+
+def test_parse_mode_reply_respects_word_boundaries_and_order() -> None:
+    assert parse_mode_reply("total") is None
+    assert parse_mode_reply("cotton") is None
+    assert parse_mode_reply("reaction") is None
+    assert parse_mode_reply("tot, not cot") == "tot"  # tot is looked for first
+    assert parse_mode_reply("react or cot") == "react"
+
+
+def test_chinese_question_gets_the_chinese_selector_prompt() -> None:
+    llm = ScriptedLLM([text_response("tot")])
+    select_mode("帮我随便聊聊", llm=llm, config=_config("llm"))
+    assert llm.calls[0].messages[0]["content"].startswith("判断下面用户的问题适合哪种回答模式")
+
+
+def test_hybrid_asks_only_when_unsure() -> None:
+    hybrid = _config("hybrid", threshold=0.55)
+    sure = ScriptedLLM([])
+    assert select_mode("今天上海天气怎么样？", llm=sure, config=hybrid).source == "local"
+    assert not sure.calls
+    unsure = ScriptedLLM([text_response("tot")])
+    choice = select_mode("hello there", llm=unsure, config=hybrid)
+    assert (choice.mode, choice.source) == ("tot", "llm")
+    assert "local confidence" in choice.reason
+    assert len(unsure.calls) == 1
+
+
+def test_local_selector_never_calls_the_llm() -> None:
+    guard = _no_model_calls()
+    assert select_mode("hello there", llm=guard, config=_config("local")).source == "local"
+    assert not guard.calls
+
+
+def test_without_a_config_an_llm_is_consulted_like_hybrid() -> None:
+    llm = ScriptedLLM([text_response("few_shot")])
+    assert auto_select("hello there", llm=llm) == "few_shot"
+    assert auto_select("今天上海天气怎么样？", llm=ScriptedLLM([])) == "react"
