@@ -90,17 +90,21 @@ def scrub_exception(exc: BaseException | None, *secrets: str | None) -> None:
     ``message`` / ``body`` attributes of openai and litellm exceptions are rewritten.
     """
     seen: set[int] = set()
-    while exc is not None and id(exc) not in seen:
-        seen.add(id(exc))
+    pending = [exc]
+    while pending:
+        current = pending.pop()
+        if current is None or id(current) in seen:
+            continue
+        seen.add(id(current))
         try:
-            exc.args = tuple(_scrub_value(a, secrets) for a in exc.args)
+            current.args = tuple(_scrub_value(a, secrets) for a in current.args)
             for attribute in ("message", "body", "detail", "litellm_debug_info"):
-                current = getattr(exc, attribute, None)
-                if isinstance(current, (str, dict, list)):
-                    setattr(exc, attribute, _scrub_value(current, secrets))
+                value = getattr(current, attribute, None)
+                if isinstance(value, (str, dict, list)):
+                    setattr(current, attribute, _scrub_value(value, secrets))
         except (AttributeError, TypeError):  # read-only attributes on exotic exceptions
             pass
-        exc = exc.__cause__ or exc.__context__
+        pending.extend((current.__cause__, current.__context__))
 
 
 class RedactingFilter(logging.Filter):
@@ -112,9 +116,15 @@ class RedactingFilter(logging.Filter):
         except Exception:  # a broken format string is not ours to fix; drop nothing
             return True
         cleaned = redact(message)
-        if cleaned != message or record.args:
+        if cleaned != message:
             record.msg, record.args = cleaned, None
+        if record.exc_info and not record.exc_text:
+            # handlers format the traceback from exc_text when it is set: give them a clean one
+            record.exc_text = redact(_FORMATTER.formatException(record.exc_info))
         return True
+
+
+_FORMATTER = logging.Formatter()
 
 
 _FILTER = RedactingFilter()
