@@ -24,7 +24,7 @@ _ZH_FUNCTION = re.compile(r"[的了吗呢吧是在我你他她请帮把么什怎
 def detect_language(text: str) -> Language:
     """``"zh"`` when the sentence is Chinese, ``"en"`` otherwise (quoted material is ignored)."""
     body = _QUOTED.sub(" ", text)
-    if not _CJK.search(body):
+    if not _CJK.search(body) and not _LATIN.search(body):
         body = text  # everything was quoted: judge the quote itself
     cjk = len(_CJK.findall(body))
     if cjk == 0:
