@@ -1,0 +1,127 @@
+"""Accuracy, confusion matrix and speed of the local mode classifier.
+
+    python bench/eval_modes.py                       # shared dev set + the held-out sets in tests/data
+    python bench/eval_modes.py --data other.jsonl    # any JSONL of {"question": ..., "mode": ...}
+
+Targets (issue 5): >= 90% accuracy, <= 1 ms median per question, zero model calls.
+Zero calls is checked twice: timing runs with no llm at all, and a second pass hands
+``select_mode`` a model that raises if it is ever called. Speed is also shown as a
+ratio to a baseline measured in the same run (one precompiled regex search per
+question), so a slow machine does not hide a regression. Exit status 1 when a
+target is missed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import statistics
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+REPO = Path(__file__).resolve().parent.parent
+DEFAULT_SETS = (
+    REPO.parent / "shared" / "datasets" / "modes_dev.jsonl",
+    REPO / "tests" / "data" / "modes_holdout.jsonl",
+    REPO / "tests" / "data" / "modes_holdout2.jsonl",
+)
+ACCURACY_TARGET = 0.90
+MEDIAN_TARGET_MS = 1.0
+
+
+def _load(path: Path) -> list[dict[str, str]]:
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+
+
+def _guard() -> Any:
+    from router.mock import FunctionLLM
+
+    def refuse(messages: Any, tools: Any) -> str:
+        raise AssertionError("the local classifier called a model")
+
+    return FunctionLLM(refuse)
+
+
+def _local_config() -> Any:
+    from router.config import parse_config
+
+    text = (REPO / "providers.yaml").read_text(encoding="utf-8")
+    text = re.sub(r"(?m)^(\s*selector:)\s*\w+", r"\1 local", text, count=1)
+    return parse_config(text, "providers.yaml")
+
+
+def _time_per_question(fn: Any, questions: list[str], repeat: int) -> list[float]:
+    """Median over ``repeat`` runs of each question, in milliseconds."""
+    per_question = []
+    for question in questions:
+        runs = []
+        for _ in range(repeat):
+            start = time.perf_counter()
+            fn(question)
+            runs.append((time.perf_counter() - start) * 1000)
+        per_question.append(statistics.median(runs))
+    return per_question
+
+
+def evaluate(path: Path, repeat: int) -> bool:
+    from router.mode_classifier import MODES, select_mode
+
+    rows = _load(path)
+    questions = [row["question"] for row in rows]
+    predicted = [select_mode(q).mode for q in questions]  # no llm: nothing to call
+
+    guard, config = _guard(), _local_config()
+    guarded = [select_mode(q, llm=guard, config=config).mode for q in questions]
+    assert guarded == predicted and not guard.calls, "a model was called"
+
+    correct = sum(p == row["mode"] for p, row in zip(predicted, rows, strict=True))
+    accuracy = correct / len(rows)
+    times = _time_per_question(lambda q: select_mode(q), questions, repeat)
+    baseline_pattern = re.compile(r"天气|weather|prove|证明|哪个|which", re.I)
+    baseline = _time_per_question(baseline_pattern.search, questions, repeat)
+    median_ms = statistics.median(times)
+    ratio = median_ms / max(statistics.median(baseline), 1e-9)
+
+    print(f"== {path}  ({len(rows)} questions)")
+    print(f"accuracy: {correct}/{len(rows)} = {accuracy:.1%}  (target >= {ACCURACY_TARGET:.0%})")
+    print("confusion (rows = expected, columns = predicted):")
+    width = max(len(m) for m in MODES) + 2
+    print(" " * width + "".join(m.rjust(width) for m in MODES))
+    for expected in MODES:
+        counts = [sum(1 for p, r in zip(predicted, rows, strict=True) if r["mode"] == expected and p == m) for m in MODES]
+        print(expected.ljust(width) + "".join(str(c).rjust(width) for c in counts))
+    ordered = sorted(times)
+    p95 = ordered[min(len(ordered) - 1, int(0.95 * len(ordered)))]
+    print(
+        f"time per question: median {median_ms:.3f} ms, p95 {p95:.3f} ms, max {ordered[-1]:.3f} ms "
+        f"(target median <= {MEDIAN_TARGET_MS} ms); {ratio:.0f}x one regex search (baseline, same run)"
+    )
+    print("model calls: 0")
+    for p, row in zip(predicted, rows, strict=True):
+        if p != row["mode"]:
+            print(f"  miss: expected {row['mode']}, got {p}: {row['question']}")
+    print()
+    return accuracy >= ACCURACY_TARGET and median_ms <= MEDIAN_TARGET_MS
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--data", action="append", type=Path, help="JSONL file(s) to evaluate (default: dev + held-out)")
+    parser.add_argument("--repeat", type=int, default=25, help="timing runs per question")
+    args = parser.parse_args(argv)
+    paths = args.data or [p for p in DEFAULT_SETS if p.is_file()]
+    missing = [p for p in (args.data or DEFAULT_SETS) if not p.is_file()]
+    for path in missing:
+        print(f"(skipped, not found: {path})")
+    if args.data and missing:
+        return 2
+    ok = all([evaluate(path, args.repeat) for path in paths if path.is_file()])
+    print("targets met" if ok else "TARGETS MISSED")
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
