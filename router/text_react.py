@@ -42,7 +42,7 @@ FINAL_NOW = (
 )
 
 _MARKER = re.compile(
-    r"^[ \t>#*_`]*(thought|action[ \t]*input|action|final[ \t]*answer|observation)[ \t*_`]*[:：][ \t*_`]*",
+    r"^[ \t>#*_`]*(thought|action[ \t]*input|action|final[ \t]*answer|observation)[ \t*_`]*[:：](?:[ \t]*(?:\*\*|__))?[ \t]*",
     re.IGNORECASE | re.MULTILINE,
 )
 _FENCE = re.compile(r"^\s*```[\w-]*\s*\n?(.*?)\n?\s*```\s*$", re.DOTALL)
@@ -157,7 +157,7 @@ def parse_action_input(raw: str, parameters: Sequence[str] = ()) -> tuple[dict[s
     text = _unfence(raw)
     if not text:
         return {}, None
-    if text.startswith("{") or "{" in text[:3]:
+    if "{" in text:
         candidate = _balanced_object(text) or text
         try:
             value = _literal(candidate)
