@@ -419,3 +419,76 @@ def test_every_candidate_failing_lists_the_attempts(make: ClientFactory, make_fa
     assert "\n" not in message
     assert "primary/fake-model: rate_limit x2" in message and "secondary/fake-model: unavailable" in message
     assert [a.provider for a in caught.value.attempts] == ["primary", "primary", "secondary"]
+
+
+# --- building clients from the config ---------------------------------------------------------
+
+
+def test_make_client_builds_what_the_config_says(fake_server: FakeOpenAIServer, monkeypatch: pytest.MonkeyPatch) -> None:
+    from router.clients import NO_KEY, make_client
+    from router.config import parse_config
+    from router.litellm_client import LiteLLMClient
+    from router.mock import MockLLM
+    from router.openai_client import OpenAIClient
+
+    monkeypatch.setenv("CONTRACT_TEST_KEY", KEY)
+    config = parse_config(
+        f"""
+default: keyed
+providers:
+  keyed:
+    client: openai
+    base_url: {fake_server.base_url}
+    api_key_env: CONTRACT_TEST_KEY
+    timeout_s: 7
+    models: [{{id: first}}, {{id: second, default: true}}]
+  local:
+    client: openai
+    base_url: {fake_server.base_url}
+    models: [{{id: local-model}}]
+  viallm:
+    client: litellm
+    base_url: {fake_server.base_url}
+    models: [{{id: some-model}}]
+  mock:
+    client: mock
+    models: [{{id: mock-model}}]
+""",
+        "make-client.yaml",
+    )
+    keyed = make_client(config, "keyed")
+    assert isinstance(keyed, OpenAIClient)
+    assert (keyed.provider, keyed.model, keyed.timeout_s) == ("keyed", "second", 7)
+    assert make_client(config, "keyed", "first").model == "first"  # type: ignore[attr-defined]
+    assert isinstance(make_client(config, "mock"), MockLLM)
+
+    fake_server.enqueue(Text("local answer"), Text("litellm answer"))
+    assert make_client(config, "local").chat(QUESTION).message.content == "local answer"
+    assert fake_server.requests[-1].headers["authorization"] == f"Bearer {NO_KEY}"
+    via_litellm = make_client(config, "viallm")
+    assert isinstance(via_litellm, LiteLLMClient)
+    assert via_litellm.chat(QUESTION).message.content == "litellm answer"
+    assert fake_server.last_body["model"] == "some-model"  # sent as openai/some-model to the base_url
+
+
+def test_litellm_model_names() -> None:
+    from router.litellm_client import litellm_model_name
+
+    providers = {"openai", "anthropic", "gemini"}
+    assert litellm_model_name("qwen-plus", "http://x/v1", providers) == "openai/qwen-plus"
+    assert litellm_model_name("Qwen/Qwen2.5-7B", "http://x/v1", providers) == "openai/Qwen/Qwen2.5-7B"
+    assert litellm_model_name("anthropic/claude-3-5-haiku-latest", None, providers) == "anthropic/claude-3-5-haiku-latest"
+    assert litellm_model_name("gemini/gemini-2.0-flash", "http://proxy/v1", providers) == "gemini/gemini-2.0-flash"
+
+
+def test_importing_the_client_modules_stays_cheap() -> None:
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, router.clients, router.resilience, router.streaming, router.secrets, "
+        "router.openai_client, router.litellm_client; "
+        "heavy = [m for m in ('openai', 'litellm', 'httpx', 'httpx2') if m in sys.modules]; "
+        "assert not heavy, heavy"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True)

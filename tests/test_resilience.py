@@ -1,0 +1,303 @@
+"""ResilientClient, CooldownTracker and fallback_chain with scripted clients (no network)."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from router.clients import LLMClient
+from router.config import RetrySettings, parse_config
+from router.errors import (
+    AllProvidersFailedError,
+    AuthenticationError,
+    BadRequestError,
+    MalformedResponseError,
+    MissingAPIKeyError,
+    ProviderTimeoutError,
+    ProviderUnavailableError,
+    RateLimitError,
+    ScriptExhaustedError,
+    ToolsUnsupportedError,
+)
+from router.mock import MockLLM, ScriptedLLM, text_response
+from router.resilience import Candidate, CooldownTracker, LazyClient, ResilientClient, fallback_chain, summarize
+from router.types import Attempt, StreamEvent
+
+Q = [{"role": "user", "content": "hi"}]
+SETTINGS = RetrySettings(max_wait_s=8.0, cooldown_s=60.0, failures_before_cooldown=100)
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def chain(*candidates: Candidate, waits: list[float] | None = None, **kwargs: Any) -> ResilientClient:
+    kwargs.setdefault("retry", SETTINGS)
+    sink = waits if waits is not None else []
+    return ResilientClient(list(candidates), sleep=sink.append, base_delay_s=1.0, rng=random.Random(7), **kwargs)
+
+
+def unavailable() -> ProviderUnavailableError:
+    return ProviderUnavailableError("HTTP 503: busy", provider="a", status=503)
+
+
+# --- retry policy ----------------------------------------------------------------------------
+
+
+def test_transient_errors_are_retried_then_succeed() -> None:
+    script = ScriptedLLM([unavailable(), ProviderTimeoutError("slow"), MalformedResponseError("junk"), text_response("ok")])
+    waits: list[float] = []
+    response = chain(Candidate("a", "m", script, max_retries=3), waits=waits).chat(Q)
+    assert response.message.content == "ok"
+    assert [a.error_kind for a in response.attempts] == ["unavailable", "timeout", "malformed", None]
+    assert [a.wait_s for a in response.attempts] == [*waits, 0.0]
+    assert len(script.calls) == 4
+
+
+def test_backoff_doubles_with_jitter_and_is_capped() -> None:
+    client = chain(Candidate("a", "m", ScriptedLLM([])))
+    for n, (low, high) in enumerate([(0.5, 1.0), (1.0, 2.0), (2.0, 4.0), (4.0, 8.0), (8.0, 8.0), (8.0, 8.0)], start=1):
+        wait = client.backoff_s(n, unavailable())
+        assert low <= wait <= high, (n, wait)
+    waits = {client.backoff_s(1, unavailable()) for _ in range(20)}
+    assert len(waits) > 1  # jittered
+
+
+def test_retry_after_is_honoured_and_capped() -> None:
+    client = chain(Candidate("a", "m", ScriptedLLM([])))
+    assert client.backoff_s(1, RateLimitError("slow down", retry_after=3.0)) == 3.0
+    assert client.backoff_s(1, RateLimitError("slow down", retry_after=3600.0)) == 8.0
+    assert client.backoff_s(1, RateLimitError("slow down", retry_after=0.0)) == 0.0
+    assert 0.5 <= client.backoff_s(1, RateLimitError("no header")) <= 1.0
+
+
+@pytest.mark.parametrize("error", [AuthenticationError("HTTP 401: no", status=401), BadRequestError("HTTP 422: bad", status=422)])
+def test_auth_and_bad_request_are_not_retried_but_fall_back(error: Exception) -> None:
+    first = ScriptedLLM([error, text_response("never")])
+    second = ScriptedLLM([text_response("from b")])
+    waits: list[float] = []
+    response = chain(Candidate("a", "m", first, max_retries=5), Candidate("b", "m", second), waits=waits).chat(Q)
+    assert response.message.content == "from b"
+    assert waits == [] and len(first.calls) == 1
+    assert [(a.provider, a.ok) for a in response.attempts] == [("a", False), ("b", True)]
+
+
+def test_tools_unsupported_stops_everything() -> None:
+    first = ScriptedLLM([ToolsUnsupportedError("HTTP 400: tools are not supported", status=400)])
+    second = ScriptedLLM([text_response("never")])
+    with pytest.raises(ToolsUnsupportedError):
+        chain(Candidate("a", "m", first, max_retries=3), Candidate("b", "m", second)).chat(Q, tools=[{"type": "function"}])
+    assert len(first.calls) == 1 and second.calls == []
+
+
+def test_foreign_errors_propagate_untouched() -> None:
+    with pytest.raises(ScriptExhaustedError):
+        chain(Candidate("a", "m", ScriptedLLM([])), Candidate("b", "m", ScriptedLLM([text_response("x")]))).chat(Q)
+
+
+def test_all_failing_raises_with_every_attempt_and_a_one_line_summary() -> None:
+    first = ScriptedLLM([unavailable(), unavailable()])
+    second = ScriptedLLM([AuthenticationError("HTTP 401", status=401)])
+    with pytest.raises(AllProvidersFailedError) as caught:
+        chain(Candidate("a", "m1", first, max_retries=1), Candidate("b", "m2", second)).chat(Q)
+    error = caught.value
+    assert str(error) == "all providers failed: a/m1: unavailable x2; b/m2: auth"
+    assert [a.error_kind for a in error.attempts] == ["unavailable", "unavailable", "auth"]
+    assert error.attempts[0].wait_s > 0 and error.attempts[1].wait_s == 0
+    assert isinstance(error.__cause__, AuthenticationError)
+    assert error.kind == "exhausted" and not error.retryable
+
+
+def test_options_and_tools_reach_the_client() -> None:
+    script = ScriptedLLM([text_response("ok")])
+    chain(Candidate("a", "m", script)).chat(Q, tools=[{"type": "function", "function": {"name": "f"}}], temperature=0)
+    assert script.calls[0].tools == [{"type": "function", "function": {"name": "f"}}]
+    assert script.calls[0].options == {"temperature": 0}
+
+
+def test_resilient_client_is_an_llm_client() -> None:
+    assert isinstance(chain(Candidate("a", "m", MockLLM())), LLMClient)
+    with pytest.raises(ValueError):
+        ResilientClient([])
+
+
+# --- cooldowns -------------------------------------------------------------------------------
+
+
+def test_cooldown_tracker_trips_expires_and_resets() -> None:
+    clock = Clock()
+    tracker = CooldownTracker(cooldown_s=10, failures_before_cooldown=2, clock=clock)
+    tracker.record_failure("a")
+    assert not tracker.is_cooling("a")
+    tracker.record_failure("a")
+    assert tracker.is_cooling("a") and tracker.remaining("a") == 10
+    clock.now = 9.5
+    assert tracker.is_cooling("a")
+    clock.now = 10.5
+    assert not tracker.is_cooling("a")
+    tracker.record_failure("a")  # the count restarted after the cooldown
+    assert not tracker.is_cooling("a")
+    tracker.record_success("a")
+    tracker.record_failure("a")
+    assert not tracker.is_cooling("a")
+    assert not tracker.is_cooling("never-seen")
+
+
+def test_cooling_providers_are_skipped_and_bad_requests_do_not_count() -> None:
+    clock = Clock()
+    tracker = CooldownTracker(cooldown_s=60, failures_before_cooldown=2, clock=clock)
+    a = ScriptedLLM([BadRequestError("bad"), BadRequestError("bad"), unavailable(), unavailable(), text_response("a back")])
+    b = ScriptedLLM([text_response("b")] * 5)
+    client = chain(Candidate("a", "m", a, max_retries=0), Candidate("b", "m", b, max_retries=0), clock=clock, cooldowns=tracker)
+    client.chat(Q)
+    client.chat(Q)
+    assert not tracker.is_cooling("a")  # bad requests say nothing about the provider's health
+    client.chat(Q)
+    client.chat(Q)
+    assert tracker.is_cooling("a")
+    skipped = client.chat(Q)
+    assert skipped.attempts[0] == Attempt("a", "m", ok=False, error_kind="cooldown", error="skipped: cooling down for another 60s")
+    assert len(a.calls) == 4
+    clock.now = 61
+    assert client.chat(Q).message.content == "a back"
+
+
+def test_everything_cooling_fails_fast_without_calls() -> None:
+    clock = Clock()
+    tracker = CooldownTracker(cooldown_s=60, failures_before_cooldown=1, clock=clock)
+    tracker.record_failure("a")
+    script = ScriptedLLM([text_response("never")])
+    with pytest.raises(AllProvidersFailedError) as caught:
+        chain(Candidate("a", "m", script), clock=clock, cooldowns=tracker).chat(Q)
+    assert script.calls == []
+    assert "a/m: cooldown" in str(caught.value)
+
+
+def test_summarize_handles_no_attempts() -> None:
+    assert summarize([]) == "no candidate to try"
+
+
+# --- streaming -------------------------------------------------------------------------------
+
+
+class BreaksAfterFirstEvent:
+    def __init__(self) -> None:
+        self.calls = 0
+
+    def chat(self, messages: list[dict[str, Any]], *, tools: Any = None, **options: Any) -> Any:
+        raise NotImplementedError
+
+    def stream(self, messages: list[dict[str, Any]], *, tools: Any = None, **options: Any) -> Iterator[StreamEvent]:
+        self.calls += 1
+        yield StreamEvent("text", text="partial ")
+        raise ProviderUnavailableError("stream cut")
+
+
+def test_stream_falls_back_before_the_first_event_and_attaches_attempts() -> None:
+    first = ScriptedLLM([unavailable()])
+    second = ScriptedLLM([text_response("streamed answer")])
+    events = list(chain(Candidate("a", "m", first, max_retries=0), Candidate("b", "m", second)).stream(Q))
+    assert "".join(e.text for e in events if e.kind == "text") == "streamed answer"
+    done = events[-1]
+    assert done.kind == "done" and done.response is not None
+    assert [(a.provider, a.ok) for a in done.response.attempts] == [("a", False), ("b", True)]
+
+
+def test_stream_errors_after_the_first_event_are_not_retried() -> None:
+    broken = BreaksAfterFirstEvent()
+    backup = ScriptedLLM([text_response("never")])
+    stream = chain(Candidate("a", "m", broken, max_retries=3), Candidate("b", "m", backup)).stream(Q)
+    assert next(stream).text == "partial "
+    with pytest.raises(ProviderUnavailableError):
+        next(stream)
+    assert broken.calls == 1 and backup.calls == []
+
+
+# --- chains from the config ------------------------------------------------------------------
+
+CONFIG = """
+default: alpha
+fallbacks: [alpha, beta, notools, nokey, beta, mock]
+providers:
+  alpha:
+    client: openai
+    base_url: http://127.0.0.1:9/v1
+    api_key_env: RESILIENCE_TEST_ALPHA_KEY
+    max_retries: 1
+    models: [{id: alpha-1}]
+  beta:
+    client: openai
+    base_url: http://127.0.0.1:9/v1
+    api_key_env: RESILIENCE_TEST_BETA_KEY
+    models: [{id: beta-1}, {id: beta-2, default: true}]
+  notools:
+    client: openai
+    base_url: http://127.0.0.1:9/v1
+    capabilities: {tools: false, streaming: false}
+    models: [{id: plain}]
+  nokey:
+    client: openai
+    base_url: http://127.0.0.1:9/v1
+    api_key_env: RESILIENCE_TEST_UNSET_KEY
+    models: [{id: x}]
+  mock:
+    client: mock
+    models: [{id: mock-model}]
+"""
+
+
+@pytest.fixture
+def config(monkeypatch: pytest.MonkeyPatch) -> Any:
+    monkeypatch.delenv("RESILIENCE_TEST_ALPHA_KEY", raising=False)
+    monkeypatch.setenv("RESILIENCE_TEST_BETA_KEY", "beta-key-value-123")
+    monkeypatch.delenv("RESILIENCE_TEST_UNSET_KEY", raising=False)
+    return parse_config(CONFIG, "resilience.yaml")
+
+
+def test_fallback_chain_order_and_filters(config: Any) -> None:
+    # alpha has no key, nokey neither, beta appears twice: each is skipped
+    assert fallback_chain(config, "beta", "beta-1") == [("beta", "beta-1"), ("notools", None), ("mock", None)]
+    assert fallback_chain(config, "mock", needs_tools=True) == [("mock", None), ("beta", None)]
+    assert fallback_chain(config, "mock", needs_streaming=True) == [("mock", None), ("beta", None)]
+    # the chosen provider stays even without a key: calling it must name the missing variable
+    assert fallback_chain(config, "alpha")[0] == ("alpha", None)
+
+
+def test_missing_key_of_the_chosen_provider_is_raised_on_call(config: Any) -> None:
+    client = ResilientClient.from_config(config, "alpha", sleep=lambda _s: None)
+    assert [c.provider for c in client.candidates] == ["alpha", "beta", "notools", "mock"]
+    with pytest.raises(MissingAPIKeyError) as caught:
+        client.chat(Q)
+    assert "RESILIENCE_TEST_ALPHA_KEY" in str(caught.value)
+
+
+def test_from_config_builds_fallbacks_lazily_and_uses_their_settings(config: Any) -> None:
+    client = ResilientClient.from_config(config, "mock", needs_tools=True)
+    assert [(c.provider, c.model, c.max_retries) for c in client.candidates] == [("mock", "mock-model", 2), ("beta", "beta-2", 2)]
+    assert all(isinstance(c.client, LazyClient) for c in client.candidates)
+    assert "unbuilt" not in repr(client.candidates[1].client)
+    assert "beta-key-value-123" not in repr(client)
+    response = client.chat([{"role": "user", "content": "hello"}])
+    assert response.provider == "mock" and response.attempts == (Attempt("mock", "mock-model", ok=True, latency_s=response.attempts[0].latency_s),)
+    assert "OpenAI" not in repr(client.candidates[1].client)  # the fallback was never needed, never built
+
+
+def test_a_fallback_that_cannot_be_built_is_recorded_and_skipped() -> None:
+    def no_key() -> LLMClient:
+        raise MissingAPIKeyError("b", "SOME_KEY")
+
+    client = chain(
+        Candidate("a", "m", ScriptedLLM([unavailable()]), max_retries=0),
+        Candidate("b", "m", LazyClient(no_key)),
+        Candidate("c", "m", ScriptedLLM([text_response("c")])),
+    )
+    response = client.chat(Q)
+    assert response.provider == "scripted" and response.message.content == "c"
+    assert [a.error_kind for a in response.attempts] == ["unavailable", "config", None]
