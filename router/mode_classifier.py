@@ -55,7 +55,7 @@ _PRIOR: dict[str, float] = {"cot": 0.5, "few_shot": 0.0, "react": 0.0, "tot": 0.
 """With no cue at all a question is answered by plain reasoning, as in the seeds."""
 _TEMPERATURE = 1.0
 _DEFAULT_THRESHOLD = 0.55
-_MAX_CHARS = 2000
+_MAX_CHARS = 1200
 
 
 @dataclass(frozen=True)

@@ -112,6 +112,14 @@ CUES: tuple[Cue, ...] = (
          + r"|比较|对比|优劣|利弊|优缺点|权衡|更好|划算|哪个好|孰优孰劣|值不值"),
     # Bare alternatives and yes/no decisions lean towards weighing options, but only weakly.
     _cue("tot", "alternative", 1.0, _en(r"or|whether") + r"|还是|或者|要不要|该不该|是否应该"),
+    # Three or more listed alternatives: "snowball, avalanche, or consolidation", "奶茶、卖花还是便利店".
+    # Chinese lists use the enumeration comma 、 (the clause comma ， is not a list); English "A, B, or C".
+    _cue("tot", "enumerated alternatives", 1.6,
+         r"[^、，,。？?！!]{1,12}、[^、，,。？?！!]{1,12}(?:、[^、，,。？?！!]{1,12}){0,6}(?:还是|或者|或)"
+         r"|(?<![a-z])[a-z][\w' -]{0,24}, [\w' -]{1,25},? or (?=\w)"),
+    _cue("tot", "superlative way", 1.6,
+         _en(r"(?:best|smartest|cheapest|fastest|easiest|safest|wisest|most \w+) (?:way|option|approach|choice|plan|move|strategy)")
+         + r"|最.{1,4}的(?:办法|方式|方法|选择|做法)"),
     _cue("tot", "options/plans", 1.8,
          _en(r"options|alternatives|approaches|strategies|strategy|plans|ideas|solutions|ways to|proposals|"
              r"several|multiple|various|a few|different")
@@ -138,8 +146,14 @@ _OPERATOR = (
 EXPRESSION = re.compile(
     rf"[(（]?\s*\d+(?:\.\d+)?\s*[)）]?\s*(?:{_OPERATOR})\s*[(（]?\s*\d+(?:\.\d+)?", re.I
 )
-PERCENT_OF = re.compile(r"\d+(?:\.\d+)?\s*%\s*(?:of|的)\s*\d|百分之[\d一二三四五六七八九十]+(?:点\d+)?的\d", re.I)
+# A percentage applied to an amount: "17.5% of 880", "18% tip on a $64.50 bill", "880的15%".
+PERCENT_OF = re.compile(
+    r"\d+(?:\.\d+)?\s*%\s*(?:of|的|tip|tax|vat|discount|off|on|interest)[^.?!。？,，;]{0,20}?\d"
+    r"|\d+(?:\.\d+)?\s*的\s*\d+(?:\.\d+)?\s*%|百分之[\d一二三四五六七八九十]+(?:点\d+)?的\d",
+    re.I,
+)
 MATH_FUNCTION = re.compile(
+    r"\d+\s*to the\s*\d+(?:st|nd|rd|th)?(?:\s*power)?|\d+\s*次[方幂]|"
     r"(?:sqrt|log|ln|sin|cos|tan|exp|factorial)\s*\(?\s*\d|square root of \d|\d+\s*(?:squared|cubed|factorial|!)"
     r"|\d+\s*的\s*[\d一二三四五六七八九十]+\s*次方|根号\s*\d+(?![^，。,.]*是无理数)|\d+\s*的平方根|\d+\s*的阶乘",
     re.I,
@@ -174,7 +188,9 @@ TIME_EXPRESSION = re.compile(
 PERSON = re.compile(
     r"(?:和|跟|与|陪|约了?|同|找|见|给)[\u4e00-\u9fff]{1,3}|"
     r"医生|大夫|老师|经理|总监|[王李张刘陈杨赵黄周吴徐孙马胡朱郭何罗高林][总工姐哥]|律师|教授|客户|老板|同事|"
-    r"妈妈|爸爸|爷爷|奶奶|外婆|外公|老婆|老公|女朋友|男朋友|朋友|孩子|儿子|女儿|领导|导师|"
+    r"妈妈|爸爸|爷爷|奶奶|外婆|外公|老婆|老公|女朋友|男朋友|朋友|孩子|儿子|女儿|领导|导师|教练|师傅|"
+    r"[表堂]?[哥姐弟妹]|叔叔|阿姨|舅舅|姑姑|姨妈|伯伯|同学|室友|邻居|房东|"
+    r"(?:接|送|看望|探望|拜访)[\u4e00-\u9fff]{1,3}|"
     r"(?<![A-Za-z])(?:with|meet|call|visit|see|email|text)\s+(?:(?:Dr|Mr|Ms|Mrs|Prof)\.?\s+)?[A-Z][a-z]+|"
     r"(?<![A-Za-z])(?:Dr|Mr|Ms|Mrs|Prof)\.?\s+[A-Z][a-z]+|"
     r"(?<![A-Za-z])(?:with|call|visit)\s+(?:my\s+|the\s+)?(?:mom|mum|dad|mother|father|boss|team|client|manager|"
@@ -183,7 +199,7 @@ PERSON = re.compile(
 ACTIVITY = re.compile(
     r"吃饭|吃午饭|吃晚饭|午饭|晚饭|早饭|聚餐|聚会|开会|会议|例会|见面|复诊|看病|体检|面试|约会|打球|羽毛球|篮球|"
     r"视频|通话|打电话|电话|签合同|签约|出差|上课|家长会|喝茶|喝咖啡|咖啡|看电影|拜访|汇报|答辩|培训|接机|送机|"
-    r"婚礼|生日|聚|旅游|爬山|跑步|健身|"
+    r"婚礼|生日|聚|旅游|爬山|跑步|健身|去[\u4e00-\u9fff]{1,4}|回[\u4e00-\u9fff]{1,3}|"
     + _en(r"meeting|meet|lunch|dinner|breakfast|brunch|coffee|call|interview|appointment|tennis|golf|football|"
           r"game|class|lesson|session|date|drinks|visit|review|sync|standup|check-?up|haircut|party|wedding|"
           r"flight|trip|presentation|demo|workshop|yoga|gym|movie|concert"),
