@@ -239,6 +239,7 @@ class _Run:
                     self.background.wait_all()
                     continue
                 answer, cut = self.complete(response, payload)
+                answer = answer if answer.strip() else self.summary()
                 return self.result(answer + ("\n\n" + NOTES["length"] if cut else ""), "length" if cut else "answer")
             assistant, calls = payload
             self.tool_turns += 1

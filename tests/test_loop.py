@@ -582,3 +582,11 @@ def test_background_results_waited_for_before_forced_final(background_registry: 
     assert_every_request_valid(llm)
     assert "<status>completed</status>" in _notification(llm.calls[-1].messages)["content"]
     assert result.stopped_reason == "max_steps" and result.tool_records[0].ok
+
+
+def test_blank_answer_is_replaced_by_an_honest_summary(registry: ToolRegistry) -> None:
+    llm = ScriptedLLM([tool_call_response(("add", {"a": 1, "b": 1})), text_response("  \n")])
+    result = run_tools(llm, QUESTION, registry)
+    assert result.stopped_reason == "answer"
+    assert result.answer == 'The model gave no final answer. Tool results so far:\n- add({"a": 1, "b": 1}): 2'
+    assert run_tools(ScriptedLLM([text_response("")]), QUESTION, registry).answer == "The model gave no final answer."
