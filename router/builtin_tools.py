@@ -171,7 +171,7 @@ def get_current_time(timezone: str = "Asia/Shanghai") -> dict[str, Any]:
 
 GEOCODING_URL = "https://geocoding-api.open-meteo.com/v1/search"
 WEATHER_URL = "https://api.open-meteo.com/v1/forecast"
-WEATHER_TIMEOUT_S = 5.0
+WEATHER_TIMEOUT_S = 6.0
 
 # WMO weather interpretation codes as used by Open-Meteo, in the tutorials' Chinese.
 WEATHER_CODES: dict[int, str] = {
@@ -232,16 +232,17 @@ def fetch_weather(
     """Today's weather for a city from Open-Meteo, or ``{"error": ...}``.
 
     URLs default to ``ROUTER_GEOCODING_URL`` / ``ROUTER_WEATHER_URL`` (read at call
-    time), then to Open-Meteo; each HTTP request is bounded by ``timeout_s``.
+    time), then to Open-Meteo; both HTTP requests together are bounded by ``timeout_s``.
     """
     city = str(city).strip()
     if not city:
         return {"error": "city is empty"}
     geocoding_url = geocoding_url or os.environ.get("ROUTER_GEOCODING_URL") or GEOCODING_URL
     weather_url = weather_url or os.environ.get("ROUTER_WEATHER_URL") or WEATHER_URL
-    timeout = timeout_s if timeout_s is not None else WEATHER_TIMEOUT_S
+    budget = timeout_s if timeout_s is not None else WEATHER_TIMEOUT_S
+    deadline = time.monotonic() + budget  # one budget for both requests, so a dead network costs <= budget
     try:
-        places = _get_json(geocoding_url, {"name": city, "count": 1, "language": "zh", "format": "json"}, timeout)
+        places = _get_json(geocoding_url, {"name": city, "count": 1, "language": "zh", "format": "json"}, budget)
         place = _first(places.get("results") if isinstance(places, dict) else None)
         if not isinstance(place, dict) or "latitude" not in place or "longitude" not in place:
             return {"error": f"city not found: {city}"}
@@ -256,7 +257,7 @@ def fetch_weather(
                 "timezone": "auto",
                 "forecast_days": 1,
             },
-            timeout,
+            max(0.05, deadline - time.monotonic()),
         )
     except _WeatherFailure as exc:
         return {"error": str(exc), "city": city}

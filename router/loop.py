@@ -466,7 +466,7 @@ def run_tools(
     chosen: Literal["native", "text"] = "native" if protocol == "auto" else protocol
     if protocol == "auto" and provider_name and memory.is_downgraded(provider_name):
         chosen = "text"
-    history = list(messages)
+    history = [dict(m) if isinstance(m, Mapping) else m for m in messages]  # never share dicts with the caller
     try:
         return _Run(llm, history, registry, settings, chosen, protocol == "auto", emit, options).run()
     except _Downgrade as exc:

@@ -590,3 +590,10 @@ def test_blank_answer_is_replaced_by_an_honest_summary(registry: ToolRegistry) -
     assert result.stopped_reason == "answer"
     assert result.answer == 'The model gave no final answer. Tool results so far:\n- add({"a": 1, "b": 1}): 2'
     assert run_tools(ScriptedLLM([text_response("")]), QUESTION, registry).answer == "The model gave no final answer."
+
+
+def test_non_object_message_is_a_chain_error(registry: ToolRegistry) -> None:
+    llm = ScriptedLLM([text_response("never")])
+    with pytest.raises(MessageChainError, match="message 1: must be an object"):
+        run_tools(llm, [QUESTION[0], "hello"], registry)  # type: ignore[list-item]
+    assert llm.calls == []
