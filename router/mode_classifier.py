@@ -117,14 +117,14 @@ def _structural_evidence(question: str, cues: list[_Evidence]) -> list[_Evidence
                                    + (f" + '{quantity.group(0)}'" if quantity else "")))
     when = TIME_EXPRESSION.search(question)
     if when and not question_form and not (names & LIVE_FAMILIES):
+        # A dated statement is a note to file away; a person or an activity makes it a schedule entry.
         person = PERSON.search(question)
         activity = ACTIVITY.search(question)
-        if person or activity:
-            weight = 3.0 + (1.0 if person and activity else 0.0)
-            parts = [f"time '{when.group(0).strip()}'"]
-            parts += [f"person '{person.group(0).strip()}'"] if person else []
-            parts += [f"activity '{activity.group(0).strip()}'"] if activity else []
-            found.append(_Evidence("few_shot", "schedule statement", weight, ", ".join(parts)))
+        weight = 1.6 + (1.4 if person or activity else 0.0) + (1.0 if person and activity else 0.0)
+        parts = [f"time '{when.group(0).strip()}'"]
+        parts += [f"person '{person.group(0).strip()}'"] if person else []
+        parts += [f"activity '{activity.group(0).strip()}'"] if activity else []
+        found.append(_Evidence("few_shot", "schedule statement", weight, ", ".join(parts)))
     return found
 
 

@@ -40,14 +40,20 @@ CUES: tuple[Cue, ...] = (
          _en(r"weather|forecast|temperature outside|raining|snowing|rain|snow|humidity|air quality|aqi|sunny|windy|"
              r"umbrella|uv index|pollen|how (?:hot|cold|warm|humid) is it|degrees outside|wear a (?:coat|jacket)")
          + r"|天气|气温|下雨|下雪|降雨|降温|雾霾|空气质量|刮风|台风|晴天|带伞|紫外线|多少度|几度|冷不冷|热不热|穿外套|穿什么"),
+    # Asking for a current value is live data; naming an asset alone ("if a stock falls 10% ...")
+    # is only weak evidence until a "today/now" joins it.
     _cue("react", "market data", 2.6,
-         _en(r"exchange rate|stock price|share price|stock|shares|bitcoin|btc|ethereum|crypto|nasdaq|dow jones|s&p 500|"
-             r"market cap|gold price|oil price|forex")
-         + r"|汇率|股价|股票|行情|比特币|以太坊|纳斯达克|道琼斯|大盘|A股|港股|美股|市值|金价|油价|币价"),
+         _en(r"exchange rate|stock price|share price|price of (?:gold|oil|bitcoin|btc)|market cap|gold price|oil price|"
+             r"forex|quote for")
+         + r"|汇率|股价|行情|市值|金价|油价|币价|报价|涨跌|收盘价|开盘价"),
+    _cue("react", "market asset", 1.4,
+         _en(r"stocks?|shares|bitcoin|btc|ethereum|eth|crypto|nasdaq|dow jones|s&p 500")
+         + r"|股票|比特币|以太坊|纳斯达克|道琼斯|大盘|A股|港股|美股|上证|深证|恒生|沪深|创业板|基金净值"),
     _cue("react", "currency conversion", 2.4,
          r"\d[\d,.]*\s*(?:usd|eur|gbp|jpy|cny|rmb|dollars?|euros?|pounds?|yen|yuan|美元|欧元|英镑|日元|人民币|港币|韩元)"
          r"[^.?？。]{0,25}(?:in|to|into|换|兑|等于|是多少|合)"
-         r"|(?:美元|欧元|英镑|日元|人民币|港币)兑"),
+         r"|(?:美元|欧元|英镑|日元|人民币|港币)兑"
+         r"|(?<![a-z])(?:usd|eur|gbp|jpy|cny|rmb|hkd|krw|aud|cad|chf|btc)\s*(?:to|/|兑|换)\s*(?:usd|eur|gbp|jpy|cny|rmb|hkd|krw|aud|cad|chf)(?![a-z])"),
     _cue("react", "news", 2.6, _en(r"news|headlines?|breaking|trending") + r"|新闻|头条|热搜|最新消息|快讯|时事"),
     _cue("react", "clock/calendar", 2.6,
          _en(r"what time is it|current time|local time|time is it|time now|time zone|what day is (?:it|today)|"
@@ -62,7 +68,7 @@ CUES: tuple[Cue, ...] = (
              r"recent|recently|up-to-date|so far this")
          + r"|今天|现在|目前|当前|最新|实时|此刻|今晚|明天|最近|眼下|当下"),
     _cue("react", "lookup verb", 1.6,
-         _en(r"look up|lookup|search(?: for)?|google|fetch|check (?:the|what|how|if|whether)|find out|browse")
+         _en(r"look up|lookup|search(?: for)?|google (?:it|this|that|for)|fetch|check (?:the|what|how|if|whether)|find out|browse")
          + r"|查一下|查询|查查|查下|搜索|搜一下|帮我查|上网查|检索"),
     _cue("react", "calculate verb", 1.0,
          _en(r"calculate|compute|evaluate|work out|how much is|what is|what's|equals?") + r"|算一下|算算|帮我算|计算器|等于多少|是多少|得多少"),
@@ -80,7 +86,7 @@ CUES: tuple[Cue, ...] = (
          _en(r"solve|solving|solution to|equation|equations|inequality|simplify|factori[sz]e|find (?:x|y|the value)")
          + r"|方程|求解|解方程|解出|不等式|化简|因式分解|求[xyzn]|求值"),
     _cue("cot", "why/explanation", 2.0,
-         _en(r"why|how come|explain|explanation|what causes|reason (?:why|for)|how does .{1,40} work|principle")
+         _en(r"why|how come|explain|explanation|what causes|reason (?:why|for)|how (?:does|do|did|can) .{1,40} work|principle")
          + r"|为什么|为何|原理|原因|怎么回事|解释|机制|是怎么.{0,6}的"),
     _cue("cot", "maths vocabulary", 1.4,
          _en(r"probability|chance|odds|area|perimeter|volume|triangle|circle|square root|prime|integer|odd|even|"
@@ -88,6 +94,11 @@ CUES: tuple[Cue, ...] = (
              r"degrees|speed|distance|interest|percent|percentage|sum of|product of|twice|half|times as")
          + r"|概率|几率|面积|周长|体积|三角形|质数|素数|整数|奇数|偶数|整除|余数|分数|比例|平均|导数|积分|函数|数列|"
            r"等差|等比|角度|速度|路程|距离|利息|百分之|倍|相遇|追上|工程|浓度|鸡兔|半径|直径|圆形|圆周|圆的"),
+    # Which of two *quantities* is larger is a reasoning question, not a choice between plans.
+    _cue("cot", "quantity comparison", 2.6,
+         _en(r"which is (?:heavier|lighter|larger|bigger|greater|smaller|longer|shorter|faster|slower|older|higher|"
+             r"lower|more likely|closer|farther)|which number")
+         + r"|哪个(?:更|比较)?(?:大|小|重|轻|多|少|长|短|快|慢|高|低)(?![方法])|谁(?:更)?(?:大|多|重|快)"),
     _cue("cot", "hypothetical", 0.8, _en(r"if|suppose|assume|given that|when") + r"|如果|假设|假如|已知|若"),
     _cue("cot", "logic puzzle", 2.0,
          _en(r"puzzle|riddle|logic(?:al)?|lying|tells the truth|truth-?teller|liar") + r"|谜题|逻辑|说谎|说真话|推断|谁是"),
@@ -193,16 +204,18 @@ PERSON = re.compile(
     r"(?:接|送|看望|探望|拜访)[\u4e00-\u9fff]{1,3}|"
     r"(?<![A-Za-z])(?:with|meet|call|visit|see|email|text)\s+(?:(?:Dr|Mr|Ms|Mrs|Prof)\.?\s+)?[A-Z][a-z]+|"
     r"(?<![A-Za-z])(?:Dr|Mr|Ms|Mrs|Prof)\.?\s+[A-Z][a-z]+|"
-    r"(?<![A-Za-z])(?:with|call|visit)\s+(?:my\s+|the\s+)?(?:mom|mum|dad|mother|father|boss|team|client|manager|"
+    r"(?<![A-Za-z])(?:with|call|visit|pick up|drop off|take)\s+(?:my\s+|the\s+|our\s+)?(?:mom|mum|dad|mother|father|boss|team|client|manager|kids|children|son|daughter|partner|"
     r"doctor|dentist|teacher|wife|husband|friend|friends|family|parents|grandma|grandpa|colleague|colleagues)\b",
 )
 ACTIVITY = re.compile(
     r"吃饭|吃午饭|吃晚饭|午饭|晚饭|早饭|聚餐|聚会|开会|会议|例会|见面|复诊|看病|体检|面试|约会|打球|羽毛球|篮球|"
     r"视频|通话|打电话|电话|签合同|签约|出差|上课|家长会|喝茶|喝咖啡|咖啡|看电影|拜访|汇报|答辩|培训|接机|送机|"
     r"婚礼|生日|聚|旅游|爬山|跑步|健身|去[\u4e00-\u9fff]{1,4}|回[\u4e00-\u9fff]{1,3}|"
+    r"开[\u4e00-\u9fff]{0,3}会|[周例晨早年班]会|交[\u4e00-\u9fff]{1,3}|提交|完成[\u4e00-\u9fff]{1,4}|办[\u4e00-\u9fff]{1,3}|"
     + _en(r"meeting|meet|lunch|dinner|breakfast|brunch|coffee|call|interview|appointment|tennis|golf|football|"
           r"game|class|lesson|session|date|drinks|visit|review|sync|standup|check-?up|haircut|party|wedding|"
-          r"flight|trip|presentation|demo|workshop|yoga|gym|movie|concert"),
+          r"flight|trip|presentation|demo|workshop|yoga|gym|movie|concert|pick up|drop off|deadline|submit|"
+          r"practice|rehearsal|recital|shift"),
     re.I,
 )
 QUESTION_FORM = re.compile(
@@ -210,7 +223,9 @@ QUESTION_FORM = re.compile(
     + _en(r"what|how|why|which|when|where|who|whom|whose|is it|are there|can you|could you|should|do i|does|did"),
     re.I,
 )
-LIVE_FAMILIES = frozenset({"live-data noun", "market data", "news", "clock/calendar", "live status", "currency conversion"})
+LIVE_FAMILIES = frozenset(
+    {"live-data noun", "market data", "market asset", "news", "clock/calendar", "live status", "currency conversion"}
+)
 
 
 __all__ = [
