@@ -208,6 +208,7 @@ class ReceivedRequest:
 
 class _Handler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"  # keep-alive, chunked streaming
+    disable_nagle_algorithm = True  # headers and body go out in separate writes: no 40 ms delayed-ACK stalls
     server: _Server
 
     def log_message(self, format: str, *args: Any) -> None:
