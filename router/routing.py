@@ -48,7 +48,7 @@ _CJK = re.compile(r"[\u3400-\u9fff]")
 # English cues placed right before the name. Strong verbs make a request on their own;
 # weak prepositions ("with", "via", ...) only with an answering verb before them or a
 # request-looking continuation after the name, because "what's wrong with ChatGPT" is a topic.
-_EN_STRONG = r"(?:use|ask|let|have|try|switch\s+to|change\s+to|route\s+(?:this\s+|it\s+)?to|send\s+(?:this\s+|it\s+)?to|pass\s+(?:this\s+|it\s+)?to|query|call\s+on|go\s+with)"
+_EN_STRONG = r"(?:use|ask|tell|let|have|try|switch\s+to|change\s+to|route\s+(?:this\s+|it\s+)?to|send\s+(?:this\s+|it\s+)?to|pass\s+(?:this\s+|it\s+)?to|query|call\s+on|go\s+with)"
 _EN_WEAK = r"(?:with|via|using|through|by|on|from)"
 _EN_FILLER = r"(?:(?:the|a|an|model|provider|llm|assistant)\s+)*"
 _EN_STRONG_BEFORE = re.compile(rf"(?:^|[^a-z0-9_-]){_EN_STRONG}\s+{_EN_FILLER}$", re.I)
@@ -64,12 +64,19 @@ _EN_DELIBERATION = re.compile(
     r"[^.!?;:]*$",
     re.I,
 )
+# A subject right before the verb makes a statement ("I use chatgpt daily"), not an instruction.
+_EN_SUBJECT = re.compile(
+    r"\b(?:i|we|they|he|she|people|everyone|everybody|many|most|who|nobody|someone)\s+(?:\w+ly\s+|also\s+|still\s+|often\s+)?$",
+    re.I,
+)
 _EN_POLITE = re.compile(r"\b(?:can|could|would|will)\s+you\s+(?:please\s+)?$|\bplease\s+$", re.I)
 
 # Chinese request verbs right before the name (spaces allowed); "一下" may follow the verb.
 _ZH_REQUEST_BEFORE = re.compile(
-    r"(?:用|让|请|叫|换成|换到|换|切换到|切换成|切到|改用|改成|使用|通过|交给|转给|找|问问|问一下|调用|由|麻烦)(?:一下)?\s*$"
+    r"(?:用|让|请|叫|换成|换到|换|切换到|切换成|切到|改用|改成|使用|通过|交给|转给|找|问问|问一下|问|调用|由|麻烦)(?:一下)?\s*$"
 )
+# Habit or past before the verb: "我一直用 chatgpt", "大家都用 deepseek" describe, they do not ask.
+_ZH_HABITUAL = re.compile(r"(?:一直|经常|平时|都|常常|总是|以前|之前|曾经|一般|习惯|还在|正在|[我你他她们家]在)\s*$")
 _ZH_DELIBERATION = re.compile(r"(?:为什么|为何|要不要|该不该|应该|是否|值不值得|哪个|哪家|谁)[^。！？!?；;]*$")
 
 # After the name: a request continues with an action or a colon; a topic continues with
@@ -148,8 +155,8 @@ def _is_request(question: str, mention: _Mention, others: list[_Mention]) -> str
     """The cue that makes this mention a request (quoted in the reason), or None."""
     before = question[: mention.start]
     after = question[mention.end :]
-    clause_before = re.split(r"[.!?。！？;；\n]", before)[-1]
-    if clause_before.rstrip().endswith("@") or before.endswith("@"):
+    clause_before = re.split(r"[.!?。！？;；\n]", before[-200:])[-1]
+    if before.endswith("@") and not re.search(r"[A-Za-z0-9._%+-]@$", before):  # "@qwen", not "me@qwen.com"
         return "@" + question[mention.start : mention.end]
     # Choosing between two named models is a question about them, not an instruction.
     # Only the nearest names on either side count: "用kimi回答：qwen和gpt有什么区别" compares qwen
@@ -168,11 +175,12 @@ def _is_request(question: str, mention: _Mention, others: list[_Mention]) -> str
         return None
     cue: str | None = None
     if m := _ZH_REQUEST_BEFORE.search(before):
-        if not _ZH_DELIBERATION.search(before[: m.start()]):
+        head = before[: m.start()][-60:]
+        if not _ZH_DELIBERATION.search(head) and not _ZH_HABITUAL.search(head):
             cue = m.group(0).strip()
     elif m := _EN_STRONG_BEFORE.search(clause_before):
         head = clause_before[: m.start() + 1]
-        if not _EN_DELIBERATION.search(head) or _EN_POLITE.search(head):
+        if (not _EN_DELIBERATION.search(head) or _EN_POLITE.search(head)) and not _EN_SUBJECT.search(head):
             cue = m.group(0).strip()
     elif m := _EN_WEAK_BEFORE.search(clause_before):
         head = clause_before[: m.start() + 1]

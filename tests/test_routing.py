@@ -45,6 +45,10 @@ def config() -> RouterConfig:
         ("帮我用 Kimi 翻译这段话", "kimi", "moonshot-v1-8k"),
         ("用gpt-4o-mini算一下", "openai", "gpt-4o-mini"),
         ("用kimi回答：qwen和gpt有什么区别", "kimi", "moonshot-v1-8k"),
+        ("tell kimi to summarise this", "kimi", "moonshot-v1-8k"),
+        ("问kimi：今天吃什么", "kimi", "moonshot-v1-8k"),
+        ("现在用kimi回答", "kimi", "moonshot-v1-8k"),
+        ("Could you please use qwen-max for this?", "qwen", "qwen-max"),
     ],
 )
 def test_an_explicit_request_routes(config: RouterConfig, question: str, provider: str, model: str) -> None:
@@ -71,6 +75,15 @@ def test_an_explicit_request_routes(config: RouterConfig, question: str, provide
         "let's compare gpt and qwen",
         "月之暗面这家公司怎么样",
         "今天北京天气怎么样",
+        "email me@qwen.com about it",
+        "see https://kimi.moonshot.cn for details",
+        "I use chatgpt every day, what do you think?",
+        "We use qwen at work",
+        "Everyone uses GPT nowadays",
+        "我一直用chatgpt",
+        "我在用kimi",
+        "大家都用 deepseek 吗",
+        "请问千问是什么",
     ],
 )
 def test_a_topic_mention_keeps_the_default(config: RouterConfig, question: str) -> None:
