@@ -318,6 +318,10 @@ class ResilientClient:
             if _counts_against_provider(exc):
                 self.cooldowns.record_failure(candidate.provider)
             raise
+        finally:
+            close = getattr(events, "close", None)
+            if close is not None:
+                close()  # a caller that stops early releases the HTTP connection now, not at GC
         raise ProviderError("stream ended without a done event", provider=candidate.provider, model=candidate.model)
 
 
