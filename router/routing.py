@@ -174,8 +174,9 @@ def _is_request(question: str, mention: _Mention, others: list[_Mention]) -> str
     if _AFTER_TOPIC.match(after):
         return None
     cue: str | None = None
-    if m := _ZH_REQUEST_BEFORE.search(before):
-        head = before[: m.start()][-60:]
+    near = before[-40:]  # a request verb sits right before the name; the window keeps long texts cheap
+    if m := _ZH_REQUEST_BEFORE.search(near):
+        head = near[: m.start()]
         if not _ZH_DELIBERATION.search(head) and not _ZH_HABITUAL.search(head):
             cue = m.group(0).strip()
     elif m := _EN_STRONG_BEFORE.search(clause_before):
