@@ -1,0 +1,225 @@
+"""Executing one turn's tool calls for the loop: parallel, bounded, never raising.
+
+Everything that can go wrong with a call (unreadable arguments, unknown tool,
+invalid arguments, an exception, a timeout, a pointless repeat) becomes the text
+of that call's result, so the model can correct itself and the chain stays whole.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from .background import BackgroundTasks, Pending, notification
+from .errors import ToolArgumentsError
+from .tools import ToolRegistry, result_error, result_to_text
+from .types import ToolRecord
+
+EventKind = Literal["request", "tool_call", "tool_result", "background_done", "notice"]
+
+
+@dataclass(frozen=True)
+class LoopEvent:
+    """What the loop is doing, for UIs (``on_event``); always emitted from the caller's thread."""
+
+    kind: EventKind
+    step: int = 0
+    tool: str = ""
+    call_id: str = ""
+    arguments: str = ""
+    result: str = ""
+    error: str | None = None
+    duration_s: float = 0.0
+    message: str = ""
+
+
+@dataclass(frozen=True)
+class PreparedCall:
+    """One requested call, arguments already parsed (``error`` set: they could not be)."""
+
+    call_id: str
+    name: str
+    raw_arguments: str
+    arguments: dict[str, Any] | None
+    error: str | None = None
+
+
+def parse_native_arguments(raw: str) -> tuple[dict[str, Any] | None, str | None]:
+    if not raw.strip():
+        return {}, None  # several servers send "" for a call without arguments
+    try:
+        value = json.loads(raw)
+    except ValueError as exc:
+        return None, f"the arguments are not valid JSON ({exc})"
+    if not isinstance(value, dict):
+        return None, f"the arguments must be a JSON object, got {type(value).__name__}"
+    return value, None
+
+
+def truncate(text: str, limit: int) -> str:
+    if len(text) <= limit:
+        return text
+    return text[:limit] + f"\n[truncated: the result had {len(text)} characters; only the first {limit} are shown]"
+
+
+def repeat_key(call: PreparedCall) -> str | None:
+    """Same tool + same canonical arguments (key order does not matter)."""
+    if call.arguments is None:
+        return None
+    return call.name + json.dumps(call.arguments, sort_keys=True, ensure_ascii=False, default=str)
+
+
+class ToolRunner:
+    """Runs calls and keeps the ToolRecords (one per call, in call order) of a loop run.
+
+    An identical call runs at most ``max_repeats`` times; later ones are answered
+    with the earlier result, and once the model repeats past that warning
+    ``repeat_overflow`` tells the loop to stop offering tools.
+    """
+
+    def __init__(
+        self,
+        registry: ToolRegistry,
+        *,
+        tool_timeout_s: float,
+        max_repeats: int,
+        max_result_chars: int,
+        emit: Callable[[LoopEvent], None],
+    ) -> None:
+        self.registry = registry
+        self.tool_timeout_s = tool_timeout_s
+        self.max_repeats = max_repeats
+        self.max_result_chars = max_result_chars
+        self.emit = emit
+        self.records: list[ToolRecord] = []
+        self.background = BackgroundTasks()
+        self.repeat_overflow = False
+        self._repeat_counts: dict[str, int] = {}
+        self._last: dict[str, tuple[str, str]] = {}  # repeat key -> (message content, full result)
+
+    def run_turn(self, calls: list[PreparedCall], step: int) -> list[str]:
+        """Run one turn's calls in parallel; the message contents in call order."""
+        started = time.perf_counter()
+        plans: list[tuple[str, Any]] = []
+        for position, call in enumerate(calls):
+            self.emit(LoopEvent("tool_call", step=step, tool=call.name, call_id=call.call_id, arguments=call.raw_arguments))
+            plans.append(self._plan(call, step, len(self.records) + position))
+        contents: list[str] = []
+        for call, (kind, detail) in zip(calls, plans, strict=True):
+            if kind == "run":
+                timeout, pending = detail
+                pending.wait(started + timeout - time.perf_counter())
+                content, record = self._finished(call, step, pending, timeout)
+            elif kind == "repeat":
+                previous, previous_result = self._last[detail]
+                content = (
+                    f"You already called {call.name} with these exact arguments; it was not run again. "
+                    f"Use the result you already have:\n{previous}"
+                )
+                record = self._record(call, step, previous_result, "repeated call: not run again, earlier result reused")
+            else:
+                content, record = detail
+            key = repeat_key(call)
+            if key is not None and kind != "repeat":
+                self._last[key] = (content, record.result)
+            self.records.append(record)
+            contents.append(content)
+            self.emit(
+                LoopEvent("tool_result", step=step, tool=call.name, call_id=call.call_id, result=content,
+                          error=record.error, duration_s=record.duration_s)
+            )  # fmt: skip
+        return contents
+
+    def _record(self, call: PreparedCall, step: int, result: str, error: str | None, duration_s: float = 0.0) -> ToolRecord:
+        return ToolRecord(
+            tool=call.name, arguments=call.arguments, result=result, error=error, duration_s=duration_s,
+            call_id=call.call_id, raw_arguments=call.raw_arguments, step=step,
+        )  # fmt: skip
+
+    def _plan(self, call: PreparedCall, step: int, record_index: int) -> tuple[str, Any]:
+        """("done", (content, record)) | ("run", (timeout, Pending)) | ("repeat", key)."""
+
+        def failed(content: str, error: str) -> tuple[str, Any]:
+            return "done", (content, self._record(call, step, "", error))
+
+        if call.error is not None or call.arguments is None:
+            error = call.error or "unreadable arguments"
+            return failed(f"Error: {error}. The tool {call.name} was not run; send the arguments as one JSON object.", error)
+        tool = self.registry.get(call.name)
+        if tool is None:
+            names = ", ".join(self.registry.names()) or "none"
+            return failed(f"Error: unknown tool {call.name!r}. Available tools: {names}.", f"unknown tool {call.name!r}")
+        try:
+            kwargs = tool.validate(call.arguments)
+        except ToolArgumentsError as exc:
+            return failed(f"Error: {exc}. Fix the arguments and call {call.name} again.", str(exc))
+        key = repeat_key(call) or call.name
+        count = self._repeat_counts[key] = self._repeat_counts.get(key, 0) + 1
+        if count > self.max_repeats:
+            self.repeat_overflow = self.repeat_overflow or count > self.max_repeats + 1
+            return "repeat", key
+        timeout = min(self.tool_timeout_s, tool.timeout_s or self.tool_timeout_s)
+        work = functools.partial(tool.fn, **kwargs)
+        if not tool.background:
+            return "run", (timeout, Pending(work, name=f"router-tool-{call.name}"))
+        task = self.background.start(
+            work, call_id=call.call_id, tool=call.name, arguments=call.arguments, raw_arguments=call.raw_arguments,
+            step=step, record_index=record_index, timeout_s=timeout,
+        )  # fmt: skip
+        content = json.dumps(
+            {"background_task_id": task.task_id, "status": "running",
+             "message": "The task runs in the background; its result will arrive later in a <task_notification>."},
+            ensure_ascii=False,
+        )  # fmt: skip
+        return "done", (content, self._record(call, step, content, f"still running in background ({task.task_id})"))
+
+    def _finished(self, call: PreparedCall, step: int, pending: Pending, timeout: float) -> tuple[str, ToolRecord]:
+        if not pending.done:
+            error = f"timed out after {timeout:g} s"
+            content = f"Error: tool {call.name} did not finish within {timeout:g} s and was abandoned."
+            return content, self._record(call, step, "", error, pending.duration_s)
+        if pending.exception is not None:
+            error = f"{type(pending.exception).__name__}: {pending.exception}"
+            return f"Error: tool {call.name} failed: {error}", self._record(call, step, "", error, pending.duration_s)
+        text = result_to_text(pending.value)
+        record = self._record(call, step, text, result_error(pending.value), pending.duration_s)
+        return truncate(text, self.max_result_chars), record
+
+    # --- background tasks -------------------------------------------------------------------
+
+    def outstanding(self) -> bool:
+        return self.background.outstanding()
+
+    def wait_background(self) -> None:
+        self.background.wait_all()
+
+    def collect_background(self) -> str | None:
+        """Notification text for tasks that ended since last time (their records now hold the real result)."""
+        blocks = []
+        for task in self.background.collect():
+            pending, error = task.pending, None
+            if not pending.done:
+                status, text = "timed_out", ""
+                error = f"background task did not finish within {task.timeout_s:g} s"
+            elif pending.exception is not None:
+                status, text = "failed", ""
+                error = f"{type(pending.exception).__name__}: {pending.exception}"
+            else:
+                text, error = result_to_text(pending.value), result_error(pending.value)
+                status = "failed" if error else "completed"
+            self.records[task.record_index] = ToolRecord(
+                tool=task.tool, arguments=task.arguments, result=text, error=error, duration_s=pending.duration_s,
+                call_id=task.call_id, raw_arguments=task.raw_arguments, step=task.step,
+            )  # fmt: skip
+            shown = truncate(text, self.max_result_chars) if text else f"Error: {error}"
+            self.emit(LoopEvent("background_done", step=task.step, tool=task.tool, call_id=task.call_id,
+                                result=shown, error=error, duration_s=pending.duration_s, message=task.task_id))  # fmt: skip
+            blocks.append(notification(task.task_id, task.tool, status, shown))
+        return "\n\n".join(blocks) if blocks else None
+
+
+__all__ = ["LoopEvent", "PreparedCall", "ToolRunner", "parse_native_arguments", "repeat_key", "truncate"]
