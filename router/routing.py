@@ -151,7 +151,7 @@ def _mentions(question: str, config: RouterConfig) -> list[_Mention]:
     return found
 
 
-def _is_request(question: str, mention: _Mention, others: list[_Mention]) -> str | None:
+def _is_request(question: str, mention: _Mention, neighbours: list[_Mention]) -> str | None:
     """The cue that makes this mention a request (quoted in the reason), or None."""
     before = question[: mention.start]
     after = question[mention.end :]
@@ -161,9 +161,6 @@ def _is_request(question: str, mention: _Mention, others: list[_Mention]) -> str
     # Choosing between two named models is a question about them, not an instruction.
     # Only the nearest names on either side count: "用kimi回答：qwen和gpt有什么区别" compares qwen
     # with gpt, not with kimi.
-    earlier = [o for o in others if o.end <= mention.start]
-    later = [o for o in others if o.start >= mention.end]
-    neighbours = ([max(earlier, key=lambda o: o.end)] if earlier else []) + ([min(later, key=lambda o: o.start)] if later else [])
     for other in neighbours:
         if other.name.provider == mention.name.provider:
             continue
@@ -197,10 +194,10 @@ def _is_request(question: str, mention: _Mention, others: list[_Mention]) -> str
 
 
 def _find_request(question: str, config: RouterConfig) -> tuple[_Name, str] | None:
-    mentions = _mentions(question, config)
-    for mention in mentions:
-        others = [o for o in mentions if o is not mention]
-        cue = _is_request(question, mention, others)
+    mentions = _mentions(question, config)  # in order of appearance, never overlapping
+    for i, mention in enumerate(mentions):
+        neighbours = mentions[max(i - 1, 0) : i] + mentions[i + 1 : i + 2]
+        cue = _is_request(question, mention, neighbours)
         if cue is not None:
             return mention.name, cue
     return None
