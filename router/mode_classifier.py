@@ -60,6 +60,8 @@ _MAX_CHARS = 1200
 
 @dataclass(frozen=True)
 class ModeChoice:
+    """``confidence`` is the local scorer's probability for ``mode`` (also when the model chose it)."""
+
     mode: str
     confidence: float
     reason: str
@@ -229,7 +231,9 @@ def select_mode(question: str, llm: LLMClient | None = None, config: RouterConfi
     if mode is None:
         return _fallback(local, f"model reply named no mode ({reply.strip()[:40]!r})")
     why = "selector: llm" if selector == "llm" else f"local confidence {local.confidence:.2f} < {threshold:.2f}"
-    return ModeChoice(mode, 1.0 if mode == local.mode else local.confidence, f"model chose {mode} ({why})", "llm", local.scores)
+    # The model gives no probability; confidence stays what the local scorer thinks of the returned mode.
+    confidence = round(_softmax(dict(local.scores))[mode], 4)
+    return ModeChoice(mode, confidence, f"model chose {mode} ({why})", "llm", local.scores)
 
 
 def _fallback(local: ModeChoice, why: str) -> ModeChoice:

@@ -210,6 +210,7 @@ def test_hybrid_asks_only_when_unsure() -> None:
     choice = select_mode("hello there", llm=unsure, config=hybrid)
     assert (choice.mode, choice.source) == ("tot", "llm")
     assert "local confidence" in choice.reason
+    assert 0.0 <= choice.confidence < classify("hello there").confidence  # local thinks little of tot here
     assert len(unsure.calls) == 1
 
 
