@@ -29,6 +29,7 @@ DEFAULT_SETS = (
     REPO / "tests" / "data" / "modes_holdout2.jsonl",
     REPO / "tests" / "data" / "modes_holdout3.jsonl",
     REPO / "tests" / "data" / "modes_holdout4.jsonl",
+    REPO / "tests" / "data" / "modes_holdout5.jsonl",
 )
 ACCURACY_TARGET = 0.90
 MEDIAN_TARGET_MS = 1.0

@@ -18,6 +18,8 @@ HOLDOUT = Path(__file__).resolve().parent / "data" / "modes_holdout.jsonl"
 HOLDOUT2 = Path(__file__).resolve().parent / "data" / "modes_holdout2.jsonl"
 HOLDOUT3 = Path(__file__).resolve().parent / "data" / "modes_holdout3.jsonl"
 HOLDOUT4 = Path(__file__).resolve().parent / "data" / "modes_holdout4.jsonl"
+HOLDOUT5 = Path(__file__).resolve().parent / "data" / "modes_holdout5.jsonl"
+HOLDOUTS = [HOLDOUT, HOLDOUT2, HOLDOUT3, HOLDOUT4, HOLDOUT5]
 YAML_TEXT = (REPO / "providers.yaml").read_text(encoding="utf-8")
 
 
@@ -55,9 +57,7 @@ def _accuracy(path: Path) -> tuple[float, list[str]]:
     return 1 - len(misses) / len(rows), misses
 
 
-@pytest.mark.parametrize(
-    "path", [HOLDOUT, HOLDOUT2, HOLDOUT3, HOLDOUT4], ids=["holdout", "holdout2", "holdout3", "holdout4"]
-)
+@pytest.mark.parametrize("path", HOLDOUTS, ids=[p.stem for p in HOLDOUTS])
 def test_accuracy_on_held_out_questions(path: Path) -> None:
     accuracy, misses = _accuracy(path)
     assert len(_rows(path)) >= 40
@@ -72,7 +72,7 @@ def test_accuracy_on_the_shared_dev_set() -> None:
 
 
 def test_held_out_sets_cover_every_mode_in_both_languages() -> None:
-    rows = _rows(HOLDOUT) + _rows(HOLDOUT2) + _rows(HOLDOUT3) + _rows(HOLDOUT4)
+    rows = [row for path in HOLDOUTS for row in _rows(path)]
     for mode in MODES:
         questions = [r["question"] for r in rows if r["mode"] == mode]
         assert any(any("\u4e00" <= ch <= "\u9fff" for ch in q) for q in questions), mode
