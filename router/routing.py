@@ -15,9 +15,12 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from .config import RouterConfig
 from .errors import UsageError
+
+if TYPE_CHECKING:
+    from .config import RouterConfig
 
 
 @dataclass(frozen=True)
