@@ -107,9 +107,16 @@ def response_from_completion(
 _TOOLS_UNSUPPORTED = re.compile(
     r"(?:tools?|functions?|tool_choice|function[ _]calling)\b[^.]{0,40}?(?:not supported|unsupported|not allowed|not permitted)"
     r"|(?:not support|unsupported)\w*[^.]{0,20}?\b(?:tools?|functions?|tool_choice|function[ _]calling)\b"
-    r"|unrecognized request argument[^.]{0,20}?\b(?:tools|functions|tool_choice)\b",
+    r"|unrecognized request argument[^.]{0,20}?\b(?:tools|functions|tool_choice)\b"
+    r"|enable-auto-tool-choice"  # vLLM started without tool parsing
+    r"|tools? param\w* requires --jinja",  # llama.cpp server without a tool-capable template
     re.IGNORECASE,
 )
+
+
+def says_tools_unsupported(text: str) -> bool:
+    """Whether an error text is a server refusing function calling (not a bad tool schema)."""
+    return bool(_TOOLS_UNSUPPORTED.search(text))
 
 
 def retry_after_seconds(headers: Any) -> float | None:
@@ -165,7 +172,9 @@ def _from_status(exc: Any, status: int, had_tools: bool, clean: Any, where: dict
         return ProviderTimeoutError(text, status=status, **where)
     if status >= 500:
         return ProviderUnavailableError(text, status=status, **where)
-    if had_tools and status in (400, 404, 422) and _TOOLS_UNSUPPORTED.search(_detail(exc) + " " + json.dumps(getattr(exc, "body", None), default=str)):
+    if had_tools and status in (400, 404, 422) and says_tools_unsupported(
+        _detail(exc) + " " + json.dumps(getattr(exc, "body", None), default=str)
+    ):
         return ToolsUnsupportedError(text, status=status, **where)
     return BadRequestError(text, status=status, **where)
 
@@ -315,4 +324,5 @@ __all__ = [
     "raise_mapped",
     "response_from_completion",
     "retry_after_seconds",
+    "says_tools_unsupported",
 ]

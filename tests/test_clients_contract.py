@@ -492,3 +492,42 @@ def test_importing_the_client_modules_stays_cheap() -> None:
         "assert not heavy, heavy"
     )
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+# --- pieces of the error mapping ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("tools are not supported", True),
+        ("Unrecognized request argument supplied: tools", True),
+        ("This model does not support function calling", True),
+        ("'tool_choice' is not supported for this model", True),
+        ("registry.ollama.ai/library/gemma:2b does not support tools", True),
+        ('"auto" tool choice requires --enable-auto-tool-choice and --tool-call-parser to be set', True),
+        ("tools param requires --jinja flag", True),
+        ("Invalid schema for function 'get_weather': 'city' is not valid", False),
+        ("messages with role 'tool' must be a response to a preceding message with 'tool_calls'", False),
+        ("Invalid value for 'temperature'", False),
+    ],
+)
+def test_tools_unsupported_messages(text: str, expected: bool) -> None:
+    from router.openai_client import says_tools_unsupported
+
+    assert says_tools_unsupported(text) is expected
+
+
+def test_retry_after_forms() -> None:
+    import time
+    from email.utils import formatdate
+
+    from router.openai_client import retry_after_seconds
+
+    assert retry_after_seconds({"retry-after": "3"}) == 3.0
+    assert retry_after_seconds({"retry-after-ms": "1500", "retry-after": "9"}) == 1.5
+    in_a_minute = retry_after_seconds({"retry-after": formatdate(time.time() + 60, usegmt=True)})
+    assert in_a_minute is not None and 50 < in_a_minute <= 60
+    assert retry_after_seconds({"retry-after": "soon"}) is None
+    assert retry_after_seconds({}) is None
+    assert retry_after_seconds(None) is None
