@@ -109,6 +109,7 @@ _TOOLS_UNSUPPORTED = re.compile(
     r"|(?:not support|unsupported)\w*[^.]{0,20}?\b(?:tools?|functions?|tool_choice|function[ _]calling)\b"
     r"|unrecognized request argument[^.]{0,20}?\b(?:tools|functions|tool_choice)\b"
     r"|enable-auto-tool-choice"  # vLLM started without tool parsing
+    r"|no endpoints found that support tool"  # OpenRouter, with a 404
     r"|tools? param\w* requires --jinja",  # llama.cpp server without a tool-capable template
     re.IGNORECASE,
 )

@@ -507,6 +507,7 @@ def test_importing_the_client_modules_stays_cheap() -> None:
         ("registry.ollama.ai/library/gemma:2b does not support tools", True),
         ('"auto" tool choice requires --enable-auto-tool-choice and --tool-call-parser to be set', True),
         ("tools param requires --jinja flag", True),
+        ("No endpoints found that support tool use.", True),
         ("Invalid schema for function 'get_weather': 'city' is not valid", False),
         ("messages with role 'tool' must be a response to a preceding message with 'tool_calls'", False),
         ("Invalid value for 'temperature'", False),
