@@ -20,9 +20,13 @@ EXIT_OK, EXIT_PROVIDER, EXIT_USAGE = 0, 1, 2
 MODES = ("cot", "few_shot", "react", "tot")
 
 
+class _ArgumentsError(Exception):
+    """argparse would print usage and exit; we want one line on *our* stderr instead."""
+
+
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> NoReturn:
-        self.exit(EXIT_USAGE, f"router: error: {message} (see --help)\n")
+        raise _ArgumentsError(f"router: error: {message} (see --help)")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -173,7 +177,10 @@ def main(argv: list[str] | None = None, *, stdin: TextIO | None = None, stdout: 
     out, err, inp = stdout or sys.stdout, stderr or sys.stderr, stdin or sys.stdin
     try:
         args = build_parser().parse_args(argv)
-    except SystemExit as exc:  # argparse: --help (0) or a usage error (2), already printed
+    except _ArgumentsError as exc:
+        err.write(f"{exc}\n")
+        return EXIT_USAGE
+    except SystemExit as exc:  # --help: already printed
         return int(exc.code or 0)
     printer = Printer(err, out, quiet=args.json, stream=args.stream)
     try:
