@@ -57,53 +57,68 @@ class Router:
     # -- planning ------------------------------------------------------------------------
 
     def _available(self, provider: str) -> bool:
-        return provider in self._clients or self.config.provider(provider).has_key()
+        if provider in self._clients:
+            return True
+        cfg = self.config.provider(provider)
+        if cfg.client == "llama_cpp":
+            from .local_model import embedded_model_available
+
+            return bool(cfg.default_model.model_path) or embedded_model_available()
+        return cfg.has_key()
+
+    def _missing_keys(self, provider: str) -> list[tuple[str, str]]:
+        """(provider, variable) for the chosen provider and fallbacks that have no key."""
+        missing: list[tuple[str, str]] = []
+        for name in dict.fromkeys([provider, *self.config.fallbacks]):
+            cfg = self.config.provider(name)
+            if name not in self._clients and cfg.api_key_env and not cfg.has_key():
+                missing.append((name, cfg.api_key_env))
+        return missing
 
     def plan(self, provider: str, model: str, *, needs_tools: bool, explicit: bool) -> Plan:
         """The fallback chain for one question, keeping only providers we can actually call.
 
         A provider the user named explicitly is never silently replaced when its key is
         missing: that is an error naming the variable. A default provider without a key
-        is skipped (and recorded) in favour of the next one in ``fallbacks``.
+        is skipped (and recorded) in favour of the next one in ``fallbacks``; with no key
+        anywhere the embedded model answers, if installed, and the plan says so.
         """
         from .resilience import fallback_chain
 
-        chain = fallback_chain(self.config, provider, model, needs_tools=needs_tools)
+        chosen = self.config.provider(provider)
+        if explicit and not self._available(provider) and chosen.api_key_env:
+            raise MissingAPIKeyError(provider, chosen.api_key_env)
         candidates: list[tuple[str, str]] = []
         skipped: list[Attempt] = []
-        missing: list[tuple[str, str]] = []
-        for name, model_id in chain:
+        for name, model_id in fallback_chain(self.config, provider, model, needs_tools=needs_tools):
             cfg = self.config.provider(name)
             resolved = model_id or cfg.default_model.id
             if self._available(name):
                 candidates.append((name, resolved))
-                continue
-            if explicit and name == provider:
-                raise MissingAPIKeyError(name, cfg.api_key_env or "")
-            env = cfg.api_key_env or ""
-            missing.append((name, env))
-            skipped.append(Attempt(name, resolved, ok=False, error_kind="no_key", error=f"{env} is not set"))
-        if candidates:
-            return Plan(tuple(candidates), tuple(skipped))
-        embedded = self._embedded_fallback(missing)
-        if embedded is not None:
-            return Plan((embedded[0],), tuple(skipped), notice=embedded[1])
-        first = self.config.provider(provider)
-        raise MissingAPIKeyError(provider, first.api_key_env or "")
+            elif cfg.api_key_env:
+                skipped.append(Attempt(name, resolved, ok=False, error_kind="no_key", error=f"{cfg.api_key_env} is not set"))
+            else:
+                skipped.append(Attempt(name, resolved, ok=False, error_kind="not_installed", error="local model not installed"))
+        missing = self._missing_keys(provider)
+        if not candidates:
+            embedded = self._embedded_fallback(missing)
+            if embedded is None:
+                raise MissingAPIKeyError(provider, chosen.api_key_env or "")
+            candidates.append(embedded)
+        first = self.config.provider(candidates[0][0])
+        notice = None
+        if missing and first.client == "llama_cpp":
+            from .local_model import embedded_notice
 
-    def _embedded_fallback(self, missing: Sequence[tuple[str, str]]) -> tuple[tuple[str, str], str] | None:
-        """With no key anywhere, the bundled small model answers, if it is installed."""
-        names = [n for n, p in self.config.providers.items() if p.client == "llama_cpp"]
-        if not names:
-            return None
-        from .local_model import embedded_model_available, embedded_notice
+            notice = embedded_notice(missing, *candidates[0])
+        return Plan(tuple(candidates), tuple(skipped), notice=notice)
 
-        name = names[0]
-        cfg = self.config.provider(name)
-        if name not in self._clients and not (cfg.default_model.model_path or embedded_model_available()):
-            return None
-        model = cfg.default_model.id
-        return (name, model), embedded_notice(list(missing), name, model)
+    def _embedded_fallback(self, missing: Sequence[tuple[str, str]]) -> tuple[str, str] | None:
+        """With no key anywhere, an installed embedded model answers even if not in fallbacks."""
+        for name, cfg in self.config.providers.items():
+            if cfg.client == "llama_cpp" and self._available(name):
+                return name, cfg.default_model.id
+        return None
 
     def client_for(self, provider: str, model: str) -> LLMClient:
         if provider in self._clients:
@@ -116,11 +131,15 @@ class Router:
         return self._built[key]
 
     def _resilient(self, plan: Plan) -> LLMClient:
-        from .resilience import Candidate, ResilientClient
+        from .resilience import Candidate, LazyClient, ResilientClient
+
+        def lazy(name: str, model: str) -> LLMClient:
+            if name in self._clients:
+                return self._clients[name]
+            return LazyClient(lambda: self.client_for(name, model), label=f"{name}/{model}")
 
         candidates = [
-            Candidate(name, model, self.client_for(name, model), self.config.provider(name).max_retries)
-            for name, model in plan.candidates
+            Candidate(name, model, lazy(name, model), self.config.provider(name).max_retries) for name, model in plan.candidates
         ]
         return ResilientClient(candidates, retry=self.config.retry, sleep=self._sleep, cooldowns=self._cooldowns)
 
