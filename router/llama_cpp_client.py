@@ -157,7 +157,7 @@ class LlamaCppClient:
 
     @property
     def load_s(self) -> float:
-        """Seconds the first load of this model took (0 is never reported: it was measured once)."""
+        """Seconds loading this model took; measured once per process, shared by clients of the same model."""
         return self._loaded.load_s
 
     # -- request building ---------------------------------------------------
@@ -231,7 +231,7 @@ class LlamaCppClient:
         )
         usage = completion.get("usage") or {}
         return ChatResponse(
-            AssistantMessage(content=message.get("content") or ("" if calls else message.get("content")), tool_calls=calls),
+            AssistantMessage(content=message.get("content") or "", tool_calls=calls),
             finish_reason=choice.get("finish_reason") or "stop",
             usage=Usage(
                 usage.get("prompt_tokens", 0), usage.get("completion_tokens", 0), usage.get("total_tokens", 0)

@@ -84,9 +84,9 @@ def missing_model_message() -> str:
 
 
 def embedded_notice(
+    missing_keys: Sequence[tuple[str, str]] = (),
     provider: str = "embedded",
     model: str = BUNDLED_MODEL_ID,
-    missing_keys: Sequence[tuple[str, str]] = (),
 ) -> str:
     """The one line the CLI prints when the embedded model answered for want of a key.
 

@@ -143,11 +143,11 @@ def test_finding_the_model_imports_nothing_heavy() -> None:
 
 
 def test_notice_names_every_missing_key_and_the_model() -> None:
-    line = embedded_notice("embedded", "SmolLM2-135M-Instruct", [("deepseek", "DEEPSEEK_API_KEY"), ("qwen", "DASHSCOPE_API_KEY")])
+    line = embedded_notice([("deepseek", "DEEPSEEK_API_KEY"), ("qwen", "DASHSCOPE_API_KEY")], "embedded", "SmolLM2-135M-Instruct")
     assert "\n" not in line
     for part in ("deepseek (DEEPSEEK_API_KEY)", "qwen (DASHSCOPE_API_KEY)", "SmolLM2-135M-Instruct", "embedded", "--provider"):
         assert part in line
-    assert "SmolLM2-135M-Instruct" in embedded_notice("embedded", "SmolLM2-135M-Instruct")
+    assert "SmolLM2-135M-Instruct (embedded)" in embedded_notice([], "embedded", "SmolLM2-135M-Instruct")
 
 
 def test_missing_model_file_is_a_config_error(tmp_path: Path) -> None:
