@@ -143,7 +143,7 @@ class _Run:
         if tools is None:
             options.pop("tool_choice", None)
             options.pop("parallel_tool_calls", None)
-        self.emit(LoopEvent("request", step=self.tool_turns + 1, message="with tools" if tools else "without tools"))
+        self.emit(LoopEvent("request", step=self.tool_turns + 1, text="with tools" if tools else "without tools"))
         try:
             response = self.llm.chat(list(self.history), tools=tools, **options)
         except ToolsUnsupportedError as exc:
@@ -186,13 +186,13 @@ class _Run:
             kind, payload = self.interpret(response)
             if kind == "cut":
                 self.tool_turns += 1
-                self.emit(LoopEvent("notice", step=self.tool_turns, message="tool call cut off by length; not run"))
+                self.emit(LoopEvent("notice", step=self.tool_turns, text="tool call cut off by length; not run"))
                 self.history.append({"role": "user", "content": CUT_TOOL_CALL})
                 continue
             if kind == "answer":
                 if self.tools.outstanding():  # let the model see the background results first
                     self.history.append({"role": "assistant", "content": response.message.content or ""})
-                    self.emit(LoopEvent("notice", step=self.tool_turns, message="waiting for background tasks"))
+                    self.emit(LoopEvent("notice", step=self.tool_turns, text="waiting for background tasks"))
                     self.tools.wait_background()
                     continue
                 answer, cut = self.complete(response, payload)
@@ -227,7 +227,7 @@ class _Run:
     def finish_forced(self, reason: str) -> LoopResult:
         """One last request without tools; the answer says why the loop stopped."""
         self.tools.wait_background()
-        self.emit(LoopEvent("notice", step=self.tool_turns, message=f"stopping: {reason}"))
+        self.emit(LoopEvent("notice", step=self.tool_turns, text=f"stopping ({reason}): asking for a final answer without tools"))
         prompt = FINAL_PROMPTS[reason].format(max_steps=self.settings.max_steps)
         if self.protocol == "text":
             prompt += " " + text_react.FINAL_NOW
@@ -310,7 +310,7 @@ def run_tools(
     except _Downgrade as exc:
         if provider_name:
             memory.remember(provider_name, str(exc))
-        emit(LoopEvent("notice", message=f"provider refused native tools; switching to text ReAct ({exc})"))
+        emit(LoopEvent("notice", text=f"provider refused native tools; switching to text ReAct ({exc})"))
         return _Run(llm, history, registry, settings, "text", False, emit, options).run()
 
 

@@ -28,13 +28,13 @@ class LoopEvent:
 
     kind: EventKind
     step: int = 0
-    tool: str = ""
+    name: str = ""  # the tool's name (tool_call / tool_result / background_done)
     call_id: str = ""
     arguments: str = ""
     result: str = ""
     error: str | None = None
     duration_s: float = 0.0
-    message: str = ""
+    text: str = ""  # what a request / notice is about; the task id for background_done
 
 
 @dataclass(frozen=True)
@@ -106,7 +106,7 @@ class ToolRunner:
         started = time.perf_counter()
         plans: list[tuple[str, Any]] = []
         for position, call in enumerate(calls):
-            self.emit(LoopEvent("tool_call", step=step, tool=call.name, call_id=call.call_id, arguments=call.raw_arguments))
+            self.emit(LoopEvent("tool_call", step=step, name=call.name, call_id=call.call_id, arguments=call.raw_arguments))
             plans.append(self._plan(call, step, len(self.records) + position))
         contents: list[str] = []
         for call, (kind, detail) in zip(calls, plans, strict=True):
@@ -129,7 +129,7 @@ class ToolRunner:
             self.records.append(record)
             contents.append(content)
             self.emit(
-                LoopEvent("tool_result", step=step, tool=call.name, call_id=call.call_id, result=content,
+                LoopEvent("tool_result", step=step, name=call.name, call_id=call.call_id, result=content,
                           error=record.error, duration_s=record.duration_s)
             )  # fmt: skip
         return contents
@@ -216,8 +216,8 @@ class ToolRunner:
                 call_id=task.call_id, raw_arguments=task.raw_arguments, step=task.step,
             )  # fmt: skip
             shown = truncate(text, self.max_result_chars) if text else f"Error: {error}"
-            self.emit(LoopEvent("background_done", step=task.step, tool=task.tool, call_id=task.call_id,
-                                result=shown, error=error, duration_s=pending.duration_s, message=task.task_id))  # fmt: skip
+            self.emit(LoopEvent("background_done", step=task.step, name=task.tool, call_id=task.call_id,
+                                result=shown, error=error, duration_s=pending.duration_s, text=task.task_id))  # fmt: skip
             blocks.append(notification(task.task_id, task.tool, status, shown))
         return "\n\n".join(blocks) if blocks else None
 

@@ -432,7 +432,7 @@ def test_events_for_uis(registry: ToolRegistry) -> None:
     events: list[LoopEvent] = []
     ask = tool_call_response(("add", {"a": 1, "b": 2}), ("boom", {"reason": "r"}))
     run_tools(ScriptedLLM([ask, text_response("ok")]), QUESTION, registry, on_event=events.append)
-    kinds = [(e.kind, e.tool) for e in events]
+    kinds = [(e.kind, e.name) for e in events]
     assert kinds == [
         ("request", ""),
         ("tool_call", "add"),
