@@ -148,6 +148,28 @@ def _literal(text: str) -> Any:
         raise ValueError(str(exc)) from None
 
 
+_PAIR = re.compile(r"""\s*(\w+)\s*[=:]\s*("[^"]*"|'[^']*'|[^,\n]*)\s*(?:,|\n|$)""")
+
+
+def _named_values(text: str, parameters: Sequence[str]) -> dict[str, Any] | None:
+    """``city=北京, days=2`` / ``city: 北京``, only when every key is a real parameter."""
+    if not parameters:
+        return None
+    values: dict[str, Any] = {}
+    position = 0
+    while position < len(text):
+        match = _PAIR.match(text, position)
+        if match is None or match.group(1) not in parameters or match.end() == position:
+            return None
+        raw = match.group(2).strip()
+        try:
+            values[match.group(1)] = _literal(raw)
+        except ValueError:
+            values[match.group(1)] = raw.strip("\"'")
+        position = match.end()
+    return values or None
+
+
 def parse_action_input(raw: str, parameters: Sequence[str] = ()) -> tuple[dict[str, Any] | None, str | None]:
     """``(arguments, None)`` or ``(None, error)``.
 
@@ -166,6 +188,9 @@ def parse_action_input(raw: str, parameters: Sequence[str] = ()) -> tuple[dict[s
         if isinstance(value, dict) and all(isinstance(key, str) for key in value):
             return value, None
         return None, f"Action Input must be a JSON object, got {type(value).__name__}"
+    pairs = _named_values(text, parameters)
+    if pairs is not None:
+        return pairs, None
     try:
         value = _literal(text)
     except ValueError:

@@ -104,6 +104,10 @@ def test_parse_action_input_directly() -> None:
     assert parse_action_input("{'a': True}") == ({"a": True}, None)
     assert parse_action_input("`{\"a\": 1}`") == ({"a": 1}, None)
     assert parse_action_input("北京", ["city"]) == ({"city": "北京"}, None)
+    assert parse_action_input("city=北京", ["city"]) == ({"city": "北京"}, None)
+    assert parse_action_input("city: 上海", ["city"]) == ({"city": "上海"}, None)
+    assert parse_action_input('a=1, b="x, y"', ["a", "b"]) == ({"a": 1, "b": "x, y"}, None)
+    assert parse_action_input("a = 1\nb = 2", ["a", "b"]) == ({"a": 1, "b": 2}, None)
     arguments, error = parse_action_input("北京", ["a", "b"])
     assert arguments is None and error is not None
 
