@@ -28,7 +28,7 @@ from .errors import (
     ToolsUnsupportedError,
 )
 from .secrets import install_log_redaction, redact, register_secret, scrub_exception
-from .streaming import StreamAssembler, usage_from
+from .streaming import StreamAssembler, generated_call_id, usage_from
 from .types import AssistantMessage, ChatResponse, StreamEvent, ToolCall, Usage
 
 _SDK_LOGGERS = ("openai", "openai._base_client", "httpx", "httpx2", "httpcore")
@@ -78,7 +78,7 @@ def response_from_completion(
         raise MalformedResponseError("reply choice has no message", provider=provider, model=model)
     calls = tuple(
         ToolCall(
-            id=call.id or f"call_{i}",
+            id=call.id or generated_call_id(),
             name=call.function.name or "",
             arguments=call.function.arguments if (call.function.arguments or "").strip() else "{}",
         )

@@ -18,6 +18,7 @@ Chunks may be dicts or SDK objects (pydantic models); both are read the same way
 
 from __future__ import annotations
 
+import uuid
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -47,6 +48,16 @@ def usage_from(obj: Any) -> Usage | None:
     return Usage(prompt, completion, total)
 
 
+
+def generated_call_id() -> str:
+    """An id for a tool call the server sent without one.
+
+    It must be unique across the whole history, not just within one reply: a
+    per-reply counter (``call_0``) repeats every turn and breaks the chain rules.
+    """
+    return f"call_{uuid.uuid4().hex[:24]}"
+
+
 @dataclass
 class _OpenCall:
     index: int
@@ -57,7 +68,7 @@ class _OpenCall:
     def to_tool_call(self) -> ToolCall:
         arguments = "".join(self.arguments)
         return ToolCall(
-            id=self.id or f"call_{self.index}",
+            id=self.id or generated_call_id(),
             name=self.name,
             # a call streamed with no argument pieces is a no-argument call
             arguments=arguments if arguments.strip() else "{}",

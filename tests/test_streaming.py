@@ -122,7 +122,12 @@ def test_first_name_wins_and_missing_ids_and_arguments_are_filled() -> None:
         chunk(frag(1, "c1", "now", None)),
         chunk({}, finish="tool_calls"),
     )
-    assert assembler.message().tool_calls == (ToolCall("call_0", "list_files", "{}"), ToolCall("c1", "now", "{}"))
+    first, second = assembler.message().tool_calls
+    assert (first.name, first.arguments) == ("list_files", "{}")
+    assert first.id.startswith("call_") and len(first.id) > 10
+    assert second == ToolCall("c1", "now", "{}")
+    again, _ = feed(chunk(frag(0, None, "list_files", None)), chunk({}, finish="tool_calls"))
+    assert again.message().tool_calls[0].id != first.id, "generated ids must be unique across replies"
 
 
 def test_sdk_objects_with_extras_are_read_like_dicts() -> None:
