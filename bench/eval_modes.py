@@ -25,11 +25,7 @@ from typing import Any
 REPO = Path(__file__).resolve().parent.parent
 DEFAULT_SETS = (
     REPO.parent / "shared" / "datasets" / "modes_dev.jsonl",
-    REPO / "tests" / "data" / "modes_holdout.jsonl",
-    REPO / "tests" / "data" / "modes_holdout2.jsonl",
-    REPO / "tests" / "data" / "modes_holdout3.jsonl",
-    REPO / "tests" / "data" / "modes_holdout4.jsonl",
-    REPO / "tests" / "data" / "modes_holdout5.jsonl",
+    *sorted((REPO / "tests" / "data").glob("modes_holdout*.jsonl")),
 )
 ACCURACY_TARGET = 0.90
 MEDIAN_TARGET_MS = 1.0
