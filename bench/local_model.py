@@ -19,6 +19,11 @@ PROMPT = [
     {"role": "system", "content": "You are a concise assistant."},
     {"role": "user", "content": "Explain in three sentences why the sky looks blue during the day."},
 ]
+# About the size of a text-ReAct request (tool descriptions + history): reading it dominates a loop step.
+LONG_PROMPT = [
+    {"role": "system", "content": "You are a concise assistant. " + "Answer carefully and cite the facts you use. " * 40},
+    {"role": "user", "content": "Say yes."},
+]
 
 
 def peak_rss_mib() -> float:
@@ -67,12 +72,21 @@ def main(argv: list[str] | None = None) -> int:
         totals.append((prompt_tokens + completion_tokens) / elapsed)
         generation.append(completion_tokens / elapsed)
 
+    reading: list[float] = []
+    long_prompt_tokens = 0
+    for _ in range(args.runs):
+        started = time.perf_counter()
+        response = client.chat(LONG_PROMPT, temperature=0.0, max_tokens=1)
+        reading.append(response.usage.prompt_tokens / (time.perf_counter() - started))
+        long_prompt_tokens = response.usage.prompt_tokens
+
     print(f"model:                 {path}")
     print(f"llama_cpp import:      {import_s:.2f} s")
     print(f"model load:            {load_s:.2f} s")
     print(f"tokens per request:    {prompt_tokens} prompt + {completion_tokens} generated (temperature 0, max {args.max_tokens})")
     print(f"throughput (p+g)/s:    median {statistics.median(totals):.1f} tok/s over {args.runs} runs")
     print(f"generated tokens/s:    median {statistics.median(generation):.1f} tok/s (wall time incl. prompt)")
+    print(f"prompt reading:        median {statistics.median(reading):.1f} tok/s ({long_prompt_tokens}-token prompt, 1 generated)")
     print(f"peak RSS before load:  {rss_before:.0f} MiB")
     print(f"peak RSS after load:   {rss_loaded:.0f} MiB")
     print(f"peak RSS after runs:   {peak_rss_mib():.0f} MiB")
