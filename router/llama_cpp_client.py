@@ -17,6 +17,7 @@ provider ends the default chain). Three things shape it:
 
 from __future__ import annotations
 
+import atexit
 import logging
 import os
 import threading
@@ -51,6 +52,25 @@ _models: dict[tuple[str, int, int, int | None], _LoadedModel] = {}
 _models_lock = threading.Lock()
 
 
+def close_models() -> None:
+    """Frees every cached model.
+
+    Registered with atexit: left to ``Llama.__del__`` at interpreter shutdown,
+    the C handles are freed after llama_cpp's module globals are gone, which
+    prints an ignored TypeError on exit.
+    """
+    with _models_lock:
+        loaded = list(_models.values())
+        _models.clear()
+    for model in loaded:
+        # A generation still running in another thread keeps its model: better than hanging exit.
+        if model.lock.acquire(timeout=5):
+            try:
+                model.llama.close()
+            finally:
+                model.lock.release()
+
+
 def _import_llama_cpp() -> Any:
     try:
         import llama_cpp
@@ -77,6 +97,8 @@ def load_model(path: str, *, n_ctx: int = 2048, seed: int = 0, n_threads: int | 
         except (ValueError, RuntimeError, OSError) as exc:
             raise ConfigError(f"cannot load local model {path}: {exc}") from exc
         loaded = _LoadedModel(llama, threading.Lock(), time.perf_counter() - started)
+        if not _models:
+            atexit.register(close_models)
         _models[key] = loaded
         return loaded
 
@@ -299,4 +321,4 @@ class LlamaCppClient:
         yield StreamEvent("done", response=response)
 
 
-__all__ = ["LlamaCppClient", "load_model", "to_llama_messages"]
+__all__ = ["LlamaCppClient", "close_models", "load_model", "to_llama_messages"]
