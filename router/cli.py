@@ -59,6 +59,7 @@ class Printer:
     def __init__(self, err: TextIO, out: TextIO, *, quiet: bool, stream: bool) -> None:
         self.err, self.out, self.quiet, self.stream = err, out, quiet, stream
         self.streamed = False
+        self.shown: set[str] = set()
 
     def __call__(self, event: Any) -> None:
         kind = getattr(event, "kind", None)
@@ -78,7 +79,9 @@ class Printer:
             self.err.write(f"  <- {getattr(event, 'name', '?')}: {shown}\n")
         elif kind in ("notice", "mode", "route"):
             label = "note" if kind == "notice" else kind
-            self.err.write(f"[{label}] {getattr(event, 'text', '')}\n")
+            text = getattr(event, "text", "")
+            self.shown.add(text)
+            self.err.write(f"[{label}] {text}\n")
 
 
 def _short(value: Any, limit: int = 160) -> str:
@@ -96,7 +99,8 @@ def _print_answer(answer: Any, args: argparse.Namespace, printer: Printer, out: 
     else:
         out.write(answer.text.rstrip() + "\n")
     for warning in answer.warnings:
-        err.write(f"[warning] {warning}\n")
+        if warning not in printer.shown:  # the no-key notice was already printed before the answer
+            err.write(f"[warning] {warning}\n")
     if args.verbose:
         from .messages import format_chain
 
@@ -123,9 +127,10 @@ def _ask(router: Any, question: str, args: argparse.Namespace, printer: Printer,
 
 def _announce_fallback(answer: Any, err: TextIO) -> None:
     """The route line was printed before the call; say so when someone else answered."""
-    failed = [a for a in answer.attempts if not a.ok]
+    failed = [a for a in answer.attempts if not a.ok and a.error_kind not in ("no_key", "not_installed")]
     if failed:
-        err.write(f"[route] answered by {answer.provider}/{answer.model} after {len(failed)} failed or skipped attempt(s)\n")
+        kinds = ", ".join(f"{a.provider}: {a.error_kind}" for a in failed)
+        err.write(f"[route] answered by {answer.provider}/{answer.model} after {len(failed)} failed attempt(s) ({kinds})\n")
 
 
 def _repl(router: Any, args: argparse.Namespace, printer: Printer, out: TextIO, err: TextIO, stdin: TextIO) -> int:

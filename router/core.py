@@ -193,7 +193,7 @@ class Router:
             if plan.notice:
                 on_event(Notice(plan.notice))
             on_event(Notice(f"{chosen_mode}: {mode_reason}", kind="mode"))
-            on_event(Notice(f"{plan.candidates[0][0]}/{plan.candidates[0][1]}: {route.reason}", kind="route"))
+            on_event(Notice(f"{plan.candidates[0][0]}/{plan.candidates[0][1]}: {_route_line(route, plan)}", kind="route"))
         result = run_mode(
             chosen_mode,
             question,
@@ -241,6 +241,16 @@ class Notice:
 
     text: str
     kind: str = "notice"
+
+
+def _route_line(route: Any, plan: Plan) -> str:
+    """Why this provider: the routing reason, or why the routed provider was passed over."""
+    first = plan.candidates[0][0]
+    if first == route.provider:
+        return route.reason
+    passed = next((a for a in plan.skipped if a.provider == route.provider), None)
+    why = f"{passed.error}" if passed and passed.error else "unavailable"
+    return f"{route.reason} was {route.provider} ({why}); next in fallbacks"
 
 
 def _warnings(mode: str, result: Any, config: RouterConfig, provider: str, model: str) -> list[str]:
