@@ -379,3 +379,21 @@ def test_server_forced_tool_call_round_trip(server_client: Any) -> None:
     streamed = _assert_stream(list(server_client.stream(question, tools=[MULTIPLY_TOOL], tool_choice=FORCE_MULTIPLY, **options)))
     assert [c.name for c in streamed.message.tool_calls] == ["multiply"]
     assert json.loads(streamed.message.tool_calls[0].arguments) == arguments
+
+
+def test_cli_with_no_keys_answers_through_the_embedded_model(model_path: str, tmp_path: Path) -> None:
+    """The issue's acceptance line: a new user with no API key still gets a real answer, and is told so."""
+    repo = Path(__file__).resolve().parents[1]
+    env = {k: v for k, v in os.environ.items() if not k.endswith("_API_KEY") and not k.startswith("ROUTER_")}
+    env["LITELLM_LOCAL_MODEL_COST_MAP"] = "True"
+    env["PYTHONPATH"] = str(repo)
+    result = subprocess.run(
+        [sys.executable, "-m", "router", "What is 365*24?"],
+        cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300, check=False,
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip(), "an answer was printed"
+    assert "answered by the embedded small local model SmolLM2-135M-Instruct (embedded)" in result.stderr
+    assert "DEEPSEEK_API_KEY" in result.stderr
+    assert "[route] embedded/SmolLM2-135M-Instruct" in result.stderr
+    assert "small local model" in result.stderr
