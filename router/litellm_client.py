@@ -12,15 +12,11 @@ from __future__ import annotations
 import logging
 import os
 import re
-import time
-from collections.abc import Iterator
 from typing import Any, NoReturn
 
 from .errors import MalformedResponseError
-from .openai_client import map_sdk_error, prepare_messages, response_from_completion, stream_cut_error
+from .openai_client import CompletionsClient, map_sdk_error, prepare_messages
 from .secrets import install_log_redaction, redact, register_secret, scrub_exception
-from .streaming import StreamAssembler
-from .types import ChatResponse, StreamEvent
 
 _LITELLM_LOGGERS = ("LiteLLM", "LiteLLM Router", "LiteLLM Proxy", "litellm")
 # litellm reports an unparsable 200 body as a 500 "InternalServerError" or a connection error
@@ -55,7 +51,7 @@ def litellm_model_name(model: str, base_url: str | None, known_providers: Any) -
     return model
 
 
-class LiteLLMClient:
+class LiteLLMClient(CompletionsClient):
     """An ``LLMClient`` backed by ``litellm.completion``."""
 
     def __init__(
@@ -117,36 +113,8 @@ class LiteLLMClient:
             raise exc
         raise error from exc
 
-    def chat(
-        self, messages: list[dict[str, Any]], *, tools: list[dict[str, Any]] | None = None, **options: Any
-    ) -> ChatResponse:
-        request = self._request(messages, tools, options)
-        started = time.perf_counter()
-        try:
-            completion = self._completion(**request)
-        except Exception as exc:
-            self._raise(exc, bool(tools))
-        return response_from_completion(
-            completion, provider=self.provider, model=self.model, latency_s=time.perf_counter() - started
-        )
-
-    def stream(
-        self, messages: list[dict[str, Any]], *, tools: list[dict[str, Any]] | None = None, **options: Any
-    ) -> Iterator[StreamEvent]:
-        request = self._request(messages, tools, options)
-        request["stream"] = True
-        request.setdefault("stream_options", {"include_usage": True})
-        started = time.perf_counter()
-        assembler = StreamAssembler(provider=self.provider, model=self.model)
-        try:
-            chunks = self._completion(**request)
-            for chunk in chunks:
-                yield from assembler.add_chunk(chunk)
-        except Exception as exc:
-            self._raise(exc, bool(tools))
-        if not assembler.finished:
-            raise stream_cut_error(self.provider, self.model, assembler)
-        yield assembler.done_event(latency_s=time.perf_counter() - started)
+    def _create(self, **request: Any) -> Any:
+        return self._completion(**request)
 
 
 __all__ = ["LiteLLMClient", "import_litellm", "litellm_model_name"]

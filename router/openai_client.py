@@ -234,7 +234,68 @@ def stream_cut_error(provider: str, model: str, assembler: StreamAssembler) -> P
 # --- the client ---------------------------------------------------------------------------
 
 
-class OpenAIClient:
+class CompletionsClient:
+    """``chat`` / ``stream`` over any ``create(**request)`` returning ChatCompletion-shaped objects.
+
+    The OpenAI SDK and litellm differ only in how a request is built (``_request``),
+    sent (``_create``) and how their errors map (``_raise``); timing, normalising and
+    stream assembly are the same and live here once.
+    """
+
+    provider: str
+    model: str
+
+    def _request(
+        self, messages: list[dict[str, Any]], tools: list[dict[str, Any]] | None, options: dict[str, Any]
+    ) -> dict[str, Any]:
+        raise NotImplementedError
+
+    def _create(self, **request: Any) -> Any:
+        raise NotImplementedError
+
+    def _raise(self, exc: BaseException, had_tools: bool) -> NoReturn:
+        raise NotImplementedError
+
+    def chat(
+        self, messages: list[dict[str, Any]], *, tools: list[dict[str, Any]] | None = None, **options: Any
+    ) -> ChatResponse:
+        request = self._request(messages, tools, options)
+        started = time.perf_counter()
+        try:
+            completion = self._create(**request)
+        except Exception as exc:
+            self._raise(exc, bool(tools))
+        return response_from_completion(
+            completion, provider=self.provider, model=self.model, latency_s=time.perf_counter() - started
+        )
+
+    def stream(
+        self, messages: list[dict[str, Any]], *, tools: list[dict[str, Any]] | None = None, **options: Any
+    ) -> Iterator[StreamEvent]:
+        request = self._request(messages, tools, options)
+        request["stream"] = True
+        request.setdefault("stream_options", {"include_usage": True})
+        started = time.perf_counter()
+        assembler = StreamAssembler(provider=self.provider, model=self.model)
+        try:
+            chunks = self._create(**request)
+        except Exception as exc:
+            self._raise(exc, bool(tools))
+        try:
+            for chunk in chunks:
+                yield from assembler.add_chunk(chunk)
+        except Exception as exc:
+            self._raise(exc, bool(tools))
+        finally:
+            close = getattr(chunks, "close", None)
+            if close is not None:
+                close()  # a caller that stops early releases the connection now
+        if not assembler.finished:
+            raise stream_cut_error(self.provider, self.model, assembler)
+        yield assembler.done_event(latency_s=time.perf_counter() - started)
+
+
+class OpenAIClient(CompletionsClient):
     """An ``LLMClient`` for OpenAI-compatible servers (OpenAI, DeepSeek, Qwen, Kimi, local)."""
 
     def __init__(
@@ -278,47 +339,15 @@ class OpenAIClient:
     def _raise(self, exc: BaseException, had_tools: bool) -> NoReturn:
         raise_mapped(exc, provider=self.provider, model=self.model, had_tools=had_tools, secret=self._secret)
 
-    def chat(
-        self, messages: list[dict[str, Any]], *, tools: list[dict[str, Any]] | None = None, **options: Any
-    ) -> ChatResponse:
-        request = self._request(messages, tools, options)
-        started = time.perf_counter()
-        try:
-            completion = self._completions.create(**request)
-        except Exception as exc:
-            self._raise(exc, bool(tools))
-        return response_from_completion(
-            completion, provider=self.provider, model=self.model, latency_s=time.perf_counter() - started
-        )
-
-    def stream(
-        self, messages: list[dict[str, Any]], *, tools: list[dict[str, Any]] | None = None, **options: Any
-    ) -> Iterator[StreamEvent]:
-        request = self._request(messages, tools, options)
-        request["stream"] = True
-        request.setdefault("stream_options", {"include_usage": True})
-        started = time.perf_counter()
-        assembler = StreamAssembler(provider=self.provider, model=self.model)
-        try:
-            sdk_stream = self._completions.create(**request)
-        except Exception as exc:
-            self._raise(exc, bool(tools))
-        try:
-            for chunk in sdk_stream:
-                yield from assembler.add_chunk(chunk)
-        except Exception as exc:
-            self._raise(exc, bool(tools))
-        finally:
-            sdk_stream.close()
-        if not assembler.finished:
-            raise stream_cut_error(self.provider, self.model, assembler)
-        yield assembler.done_event(latency_s=time.perf_counter() - started)
+    def _create(self, **request: Any) -> Any:
+        return self._completions.create(**request)
 
     def close(self) -> None:
         self._sdk.close()
 
 
 __all__ = [
+    "CompletionsClient",
     "OpenAIClient",
     "map_sdk_error",
     "prepare_messages",
