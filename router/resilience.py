@@ -264,16 +264,20 @@ class ResilientClient:
                 try:
                     result = call(candidate.client)
                 except ProviderError as exc:
-                    attempts.append(Attempt(candidate.provider, candidate.model, ok=False, error_kind=exc.kind,
-                                            error=redact(str(exc)), latency_s=self._clock() - started))
-                    if _counts_against_provider(exc):
-                        self.cooldowns.record_failure(candidate.provider)
+                    self._failed(candidate, exc, started, attempts)
                     raise
                 on_success(candidate, result, self._clock() - started)
                 return result
         raise AssertionError("unreachable: tenacity either returns or re-raises")  # pragma: no cover
 
     # --- LLMClient --------------------------------------------------------------------
+
+    def _failed(self, candidate: Candidate, exc: ProviderError, started: float, attempts: list[Attempt]) -> None:
+        """Record a failed try (redacted) and let it count towards the provider's cooldown."""
+        attempts.append(Attempt(candidate.provider, candidate.model, ok=False, error_kind=exc.kind,
+                                error=redact(str(exc)), latency_s=self._clock() - started))
+        if _counts_against_provider(exc):
+            self.cooldowns.record_failure(candidate.provider)
 
     def chat(self, messages: list[dict[str, Any]], *, tools: list[dict[str, Any]] | None = None, **options: Any) -> ChatResponse:
         attempts: list[Attempt] = []
@@ -313,10 +317,7 @@ class ResilientClient:
                 yield event
                 event = next(events, None)
         except ProviderError as exc:
-            attempts.append(Attempt(candidate.provider, candidate.model, ok=False, error_kind=exc.kind,
-                                    error=redact(str(exc)), latency_s=self._clock() - started))
-            if _counts_against_provider(exc):
-                self.cooldowns.record_failure(candidate.provider)
+            self._failed(candidate, exc, started, attempts)
             raise
         finally:
             close = getattr(events, "close", None)
