@@ -30,6 +30,8 @@ _EXPORTS: dict[str, str] = {
     "run_mode": "modes",
     # loop and tools
     "run_tools": "loop",
+    "ProtocolMemory": "loop",
+    "LoopEvent": "tool_runner",
     "tool": "tools",
     "Tool": "tools",
     "ToolRegistry": "tools",
@@ -123,7 +125,7 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs only
     )
     from .litellm_client import LiteLLMClient
     from .llama_cpp_client import LlamaCppClient
-    from .loop import run_tools
+    from .loop import ProtocolMemory, run_tools
     from .messages import format_chain, validate_messages
     from .mock import FunctionLLM, MockLLM, ScriptedLLM, text_response, tool_call_response
     from .mode_classifier import ModeChoice, auto_select, select_mode
@@ -131,6 +133,7 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs only
     from .openai_client import OpenAIClient
     from .resilience import ResilientClient
     from .routing import Route, route_model
+    from .tool_runner import LoopEvent
     from .tools import Tool, ToolRegistry, tool
     from .types import (
         Answer,

@@ -183,3 +183,17 @@ def weather_server() -> Iterator[str]:
 
 def _weather_env(url: str) -> dict[str, str]:
     return {"ROUTER_GEOCODING_URL": f"{url}/v1/search", "ROUTER_WEATHER_URL": f"{url}/v1/forecast"}
+
+
+def test_stream_prints_the_answer_as_it_is_generated(config: Path) -> None:
+    code, out, err = run(["--config", str(config), "--provider", "mock", "--mode", "cot", "--stream", "hello"])
+    assert code == 0, err
+    assert "mock answer" in out
+    assert out.count("mock answer") == 1, "streamed text is not printed a second time"
+
+
+def test_verbose_prints_the_message_chain(config: Path) -> None:
+    code, _out, err = run(["--config", str(config), "--provider", "mock", "--verbose", "计算 2+2 等于多少"])
+    assert code == 0
+    assert "tool_call_id" in err or "call_mock_" in err
+    assert "[usage]" in err
