@@ -39,6 +39,7 @@ class Router:
         registry: Any = None,
         sleep: Callable[[float], None] = time.sleep,
     ) -> None:
+        from .loop import ProtocolMemory
         from .resilience import CooldownTracker
 
         self.config = config
@@ -46,6 +47,7 @@ class Router:
         self._built: dict[tuple[str, str], LLMClient] = {}
         self._registry = registry
         self._sleep = sleep
+        self._protocol_memory = ProtocolMemory()  # providers that refused native tools, for this Router
         self._cooldowns = CooldownTracker(
             config.retry.cooldown_s, config.retry.failures_before_cooldown, time.monotonic
         )
@@ -203,7 +205,8 @@ class Router:
             history=list(history or []),
             on_event=on_event,
             provider=first_provider,
-            protocol="native" if capabilities.tools else "text",
+            protocol="auto" if capabilities.tools else "text",  # auto: native until the server refuses tools
+            protocol_memory=self._protocol_memory,
             stream=stream,
             **options,
         )

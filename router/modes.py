@@ -26,6 +26,7 @@ from .types import Attempt, ChatResponse, StreamEvent, ToolRecord, Usage
 if TYPE_CHECKING:
     from .clients import LLMClient
     from .config import RouterConfig
+    from .loop import ProtocolMemory
     from .tools import ToolRegistry
 
 MODES: tuple[str, ...] = ("cot", "few_shot", "react", "tot")
@@ -133,6 +134,7 @@ def run_mode(
     language: Language | None = None,
     provider: str | None = None,
     protocol: str = "auto",
+    protocol_memory: ProtocolMemory | None = None,
     stream: bool = False,
     **options: Any,
 ) -> ModeResult:
@@ -140,7 +142,8 @@ def run_mode(
 
     ``options`` go to ``llm.chat`` (react: to ``run_tools``, where loop settings such
     as ``max_steps`` override ``config.loop``). ``provider`` and ``protocol`` only
-    matter to react. With ``stream=True`` text deltas reach ``on_event`` as
+    matter to react, as does ``protocol_memory`` (where a provider's refusal of native
+    tools is remembered; a Router keeps its own). With ``stream=True`` text deltas reach ``on_event`` as
     ``StreamEvent``s (react sends its final answer as one event: the loop does not stream).
     """
     if mode not in MODES:
@@ -151,7 +154,9 @@ def run_mode(
         raise UsageError(f"unknown language {language!r} (choose zh or en)")
     turns = _history(history)
     if mode == "react":
-        return _react(question, llm, config, registry, turns, on_event, language, provider, protocol, stream, options)
+        return _react(
+            question, llm, config, registry, turns, on_event, language, provider, protocol, protocol_memory, stream, options
+        )
     session = _Session(llm, stream, on_event, options)
     if mode == "cot":
         return _cot(session, question, turns, language)
@@ -228,6 +233,7 @@ def _react(
     language: Language,
     provider: str | None,
     protocol: str,
+    protocol_memory: ProtocolMemory | None,
     stream: bool,
     options: dict[str, Any],
 ) -> ModeResult:
@@ -251,6 +257,7 @@ def _react(
         tools,
         provider=provider,
         protocol=protocol,  # type: ignore[arg-type]
+        protocol_memory=protocol_memory,
         on_event=on_event,
         **settings,
         **extra,
