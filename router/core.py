@@ -170,7 +170,7 @@ class Router:
             raise UsageError("the question is empty")
         started = time.perf_counter()
         route = route_model(question, self.config, provider=provider, model=model)
-        explicit = provider is not None or model is not None or route.reason != "default provider"
+        explicit = route.explicit
         config = self.config
         if max_steps is not None:
             config = config.model_copy(update={"loop": config.loop.model_copy(update={"max_steps": max_steps})})

@@ -14,7 +14,7 @@ provider added in YAML is routable without touching this file.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from .errors import UsageError
@@ -25,9 +25,14 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True)
 class Route:
+    """Who was asked for. Whether they can answer (key, capabilities) is decided next,
+    along ``fallbacks``, by ``Router.plan``: a route is the request, not the outcome."""
+
     provider: str
     model: str
     reason: str
+    explicit: bool = field(default=True, compare=False)
+    """False only for the configured default: an explicit choice is never silently replaced."""
 
 
 @dataclass(frozen=True)
@@ -257,8 +262,7 @@ def route_model(question: str, config: RouterConfig, *, provider: str | None = N
         what = name.model or name.provider
         return Route(name.provider, mname, f"question asks for {what} ('{cue}')")
     default = config.default
-    # Exactly "default provider": callers compare it to tell a routed question from an unrouted one.
-    return Route(default, config.providers[default].default_model.id, "default provider")
+    return Route(default, config.providers[default].default_model.id, "default provider", explicit=False)
 
 
 __all__ = ["Route", "route_model"]

@@ -167,3 +167,10 @@ def test_route_is_frozen(config: RouterConfig) -> None:
     route = route_model("hi", config)
     with pytest.raises(dataclasses.FrozenInstanceError):
         route.provider = "kimi"  # type: ignore[misc]
+
+
+def test_only_the_configured_default_is_not_explicit(config: RouterConfig) -> None:
+    assert route_model("hello there", config).explicit is False
+    assert route_model("用 kimi 回答：你好", config).explicit is True
+    assert route_model("hello", config, provider="qwen").explicit is True
+    assert route_model("hello", config, model="gpt-4o-mini").explicit is True
