@@ -66,10 +66,12 @@ def truncate(text: str, limit: int) -> str:
     return text[:limit] + f"\n[truncated: the result had {len(text)} characters; only the first {limit} are shown]"
 
 
-def repeat_key(call: PreparedCall) -> str | None:
-    """Same tool + same canonical arguments (key order does not matter)."""
+def repeat_key(call: PreparedCall) -> str:
+    """Same tool + same canonical arguments (key order does not matter); unreadable
+    arguments compare by their raw text, so a model resending the same broken call is
+    caught too."""
     if call.arguments is None:
-        return None
+        return f"{call.name}\0raw:{call.raw_arguments}"
     return call.name + json.dumps(call.arguments, sort_keys=True, ensure_ascii=False, default=str)
 
 
@@ -99,7 +101,7 @@ class ToolRunner:
         self.background = BackgroundTasks()
         self.repeat_overflow = False
         self._repeat_counts: dict[str, int] = {}
-        self._last: dict[str, tuple[str, str]] = {}  # repeat key -> (message content, full result)
+        self._last: dict[str, tuple[str, str, str | None]] = {}  # repeat key -> (message content, result, error)
 
     def run_turn(self, calls: list[PreparedCall], step: int) -> list[str]:
         """Run one turn's calls in parallel; the message contents in call order."""
@@ -115,17 +117,17 @@ class ToolRunner:
                 pending.wait(started + timeout - time.perf_counter())
                 content, record = self._finished(call, step, pending, timeout)
             elif kind == "repeat":
-                previous, previous_result = self._last[detail]
+                previous, previous_result, previous_error = self._last[detail]
                 content = (
                     f"You already called {call.name} with these exact arguments; it was not run again. "
                     f"Use the result you already have:\n{previous}"
                 )
-                record = self._record(call, step, previous_result, "repeated call: not run again, earlier result reused")
+                why = f"earlier attempt failed: {previous_error}" if previous_error else "earlier result reused"
+                record = self._record(call, step, previous_result, f"repeated call: not run again, {why}")
             else:
                 content, record = detail
-            key = repeat_key(call)
-            if key is not None and kind != "repeat":
-                self._last[key] = (content, record.result)
+            if kind != "repeat":
+                self._last[repeat_key(call)] = (content, record.result, record.error)
             self.records.append(record)
             contents.append(content)
             self.emit(
@@ -146,6 +148,11 @@ class ToolRunner:
         def failed(content: str, error: str) -> tuple[str, Any]:
             return "done", (content, self._record(call, step, "", error))
 
+        key = repeat_key(call)
+        count = self._repeat_counts[key] = self._repeat_counts.get(key, 0) + 1
+        if count > self.max_repeats:
+            self.repeat_overflow = self.repeat_overflow or count > self.max_repeats + 1
+            return "repeat", key
         if call.error is not None or call.arguments is None:
             error = call.error or "unreadable arguments"
             return failed(f"Error: {error}. The tool {call.name} was not run; send the arguments as one JSON object.", error)
@@ -157,11 +164,6 @@ class ToolRunner:
             kwargs = tool.validate(call.arguments)
         except ToolArgumentsError as exc:
             return failed(f"Error: {exc}. Fix the arguments and call {call.name} again.", str(exc))
-        key = repeat_key(call) or call.name
-        count = self._repeat_counts[key] = self._repeat_counts.get(key, 0) + 1
-        if count > self.max_repeats:
-            self.repeat_overflow = self.repeat_overflow or count > self.max_repeats + 1
-            return "repeat", key
         timeout = min(self.tool_timeout_s, tool.timeout_s or self.tool_timeout_s)
         work = functools.partial(tool.fn, **kwargs)
         if not tool.background:

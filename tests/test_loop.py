@@ -301,6 +301,29 @@ def test_repeated_calls_are_answered_then_stopped(registry: ToolRegistry, ran: C
     assert result.grounded is True
 
 
+def test_repeated_failing_calls_are_stopped_too(registry: ToolRegistry, ran: Calls) -> None:
+    """A model resending the same unknown tool or the same broken JSON is caught like any repeat."""
+    unknown = [tool_call_response(("multiply", {"a": 2, "b": 3})) for _ in range(4)]
+    llm = ScriptedLLM([*unknown, text_response("I cannot multiply here.")])
+    result = run_tools(llm, QUESTION, registry, max_repeats=2, max_steps=8)
+    assert_every_request_valid(llm)
+    assert ran.seen == []
+    contents = [m["content"] for m in tool_messages(llm.calls[-1].messages)]
+    assert contents[0].startswith("Error: unknown tool 'multiply'")
+    assert contents[2].startswith("You already called multiply with these exact arguments; it was not run again.")
+    assert "Error: unknown tool 'multiply'" in contents[2]
+    assert result.stopped_reason == "repeated_calls"
+    assert llm.calls[-1].tools is None
+    assert result.tool_records[2].error == "repeated call: not run again, earlier attempt failed: unknown tool 'multiply'"
+    assert result.grounded is False
+
+    broken = [tool_call_response(("add", '{"a": 1, "b": ')) for _ in range(4)]
+    llm = ScriptedLLM([*broken, text_response("giving up")])
+    result = run_tools(llm, QUESTION, registry, max_repeats=2, max_steps=8)
+    assert ran.seen == [] and result.stopped_reason == "repeated_calls"
+    assert all(record.result == "" for record in result.tool_records)  # never ran, not even with {}
+
+
 def test_repeats_within_one_turn(registry: ToolRegistry, ran: Calls) -> None:
     ask = tool_call_response(*[("add", {"a": 5, "b": 5})] * 3)
     llm = ScriptedLLM([ask, text_response("10")])
