@@ -82,6 +82,8 @@ class ProviderError(RouterError):
 
     kind: ProviderErrorKind = "unavailable"
     retryable: bool = True
+    attempts: tuple[Any, ...] = ()
+    """Attempts made before this error, when a fallback chain raised it (for honest records)."""
 
     def __init__(
         self,

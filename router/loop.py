@@ -83,7 +83,11 @@ class _Settings:
 
 
 class _Downgrade(Exception):
-    pass
+    """The server refused native tools; carries the refused attempts so the record stays whole."""
+
+    def __init__(self, reason: str, attempts: tuple[Attempt, ...]) -> None:
+        super().__init__(reason)
+        self.attempts = attempts
 
 
 def _provider_of(llm: Any) -> str | None:
@@ -148,7 +152,7 @@ class _Run:
             response = self.llm.chat(list(self.history), tools=tools, **options)
         except ToolsUnsupportedError as exc:
             if self.may_downgrade and self.requests == 0 and tools is not None:
-                raise _Downgrade(str(exc)) from exc
+                raise _Downgrade(str(exc), exc.attempts) from exc
             raise
         self.requests += 1
         self.usage = self.usage + response.usage
@@ -311,7 +315,9 @@ def run_tools(
         if provider_name:
             memory.remember(provider_name, str(exc))
         emit(LoopEvent("notice", text=f"provider refused native tools; switching to text ReAct ({exc})"))
-        return _Run(llm, history, registry, settings, "text", False, emit, options).run()
+        text_run = _Run(llm, history, registry, settings, "text", False, emit, options)
+        text_run.attempts.extend(exc.attempts)
+        return text_run.run()
 
 
 __all__ = ["DEFAULT_PROTOCOL_MEMORY", "LoopEvent", "ProtocolMemory", "run_tools"]

@@ -232,7 +232,8 @@ class ResilientClient:
                 continue
             try:
                 return self._try_candidate(candidate, call, attempts, on_success)
-            except ToolsUnsupportedError:
+            except ToolsUnsupportedError as exc:
+                exc.attempts = tuple(attempts)  # the loop downgrades to text; keep the refused try on record
                 raise
             except ProviderError as exc:
                 last_error = exc

@@ -120,6 +120,7 @@ def test_tools_refused_downgrades_to_text_react_and_is_remembered(
     answer = router.ask("计算 6*7", mode="react")
     assert answer.text.strip() == "42"
     assert [(r.tool, r.error) for r in answer.tool_records] == [("calculator", None)]
+    assert answer.attempts[0].error_kind == "bad_request", answer.attempts
     sent = bodies(first)
     assert "tools" in sent[0] and all("tools" not in body for body in sent[1:])
     assert all(validate_messages(body["messages"]) == [] for body in sent)
