@@ -112,7 +112,7 @@ def _print_answer(answer: Any, args: argparse.Namespace, printer: Printer, out: 
 
 
 def _ask(router: Any, question: str, args: argparse.Namespace, printer: Printer, history: list[dict[str, Any]] | None = None) -> Any:
-    answer = router.ask(
+    return router.ask(
         question,
         mode=args.mode,
         provider=args.provider,
@@ -122,7 +122,6 @@ def _ask(router: Any, question: str, args: argparse.Namespace, printer: Printer,
         on_event=printer,
         max_steps=args.max_steps,
     )
-    return answer
 
 
 def _announce_fallback(answer: Any, err: TextIO) -> None:

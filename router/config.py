@@ -203,9 +203,6 @@ def _line_for(loc: tuple[Any, ...], lines: dict[tuple[Any, ...], int]) -> int | 
     return None
 
 
-_MODELS_BY_FIELD: dict[str, type[BaseModel]] = {}
-
-
 def _model_at(loc: tuple[Any, ...]) -> type[BaseModel] | None:
     """The pydantic model that owns the last key of ``loc`` (for "did you mean")."""
     model: Any = RouterConfig

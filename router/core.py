@@ -103,7 +103,7 @@ class Router:
                 skipped.append(Attempt(name, resolved, ok=False, error_kind="not_installed", error="local model not installed"))
         missing = self._missing_keys(provider)
         if not candidates:
-            embedded = self._embedded_fallback(missing)
+            embedded = self._embedded_fallback()
             if embedded is None:
                 raise MissingAPIKeyError(provider, chosen.api_key_env or "")
             candidates.append(embedded)
@@ -115,7 +115,7 @@ class Router:
             notice = embedded_notice(missing, *candidates[0])
         return Plan(tuple(candidates), tuple(skipped), notice=notice)
 
-    def _embedded_fallback(self, missing: Sequence[tuple[str, str]]) -> tuple[str, str] | None:
+    def _embedded_fallback(self) -> tuple[str, str] | None:
         """With no key anywhere, an installed embedded model answers even if not in fallbacks."""
         for name, cfg in self.config.providers.items():
             if cfg.client == "llama_cpp" and self._available(name):

@@ -67,11 +67,6 @@ def secrets_from_config(config: RouterConfig) -> tuple[str, ...]:
     return tuple(values)
 
 
-def register_config_secrets(config: RouterConfig) -> None:
-    for value in secrets_from_config(config):
-        register_secret(value)
-
-
 def _scrub_value(value: Any, secrets: tuple[str | None, ...]) -> Any:
     if isinstance(value, str):
         return redact(value, *secrets)
@@ -144,7 +139,6 @@ __all__ = [
     "install_log_redaction",
     "known_secrets",
     "redact",
-    "register_config_secrets",
     "register_secret",
     "scrub_exception",
     "secrets_from_config",
