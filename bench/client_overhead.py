@@ -32,8 +32,8 @@ sys.path.insert(0, str(ROOT))
 
 from fake_openai_server import FakeOpenAIServer, Text  # noqa: E402
 
-from router.litellm_client import LiteLLMClient  # noqa: E402
-from router.openai_client import OpenAIClient  # noqa: E402
+from router.clients.litellm import LiteLLMClient  # noqa: E402
+from router.clients.openai import OpenAIClient  # noqa: E402
 
 TARGET = 1.2
 KEY = "sk-bench-not-a-real-key"

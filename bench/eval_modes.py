@@ -36,7 +36,7 @@ def _load(path: Path) -> list[dict[str, str]]:
 
 
 def _guard() -> Any:
-    from router.mock import FunctionLLM
+    from router.clients.mock import FunctionLLM
 
     def refuse(messages: Any, tools: Any) -> str:
         raise AssertionError("the local classifier called a model")
@@ -66,7 +66,7 @@ def _time_per_question(fn: Any, questions: list[str], repeat: int) -> list[float
 
 
 def evaluate(path: Path, repeat: int) -> bool:
-    from router.mode_classifier import MODES, select_mode
+    from router.modes.select import MODES, select_mode
 
     rows = _load(path)
     questions = [row["question"] for row in rows]

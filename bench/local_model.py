@@ -40,7 +40,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--n-threads", type=int, default=None)
     args = parser.parse_args(argv)
 
-    from router.local_model import embedded_model_path, missing_model_message
+    from router.clients.local_model import embedded_model_path, missing_model_message
 
     path = args.model or embedded_model_path()
     if not path:
@@ -53,7 +53,7 @@ def main(argv: list[str] | None = None) -> int:
 
     import_s = time.perf_counter() - started
 
-    from router.llama_cpp_client import LlamaCppClient
+    from router.clients.llama_cpp import LlamaCppClient
 
     started = time.perf_counter()
     # No prefix reuse: every run reads the whole prompt, so prompt processing is measured too.

@@ -16,10 +16,10 @@ import argparse
 import statistics
 import time
 
-from router.builtin_tools import calculator
-from router.loop import run_tools
-from router.mock import ScriptedLLM, text_response, tool_call_response
-from router.tools import Tool, ToolRegistry
+from router.clients.mock import ScriptedLLM, text_response, tool_call_response
+from router.loop.run import run_tools
+from router.tools.builtin import calculator
+from router.tools.registry import Tool, ToolRegistry
 
 SLEEP_S = 0.2
 

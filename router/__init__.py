@@ -22,34 +22,34 @@ _EXPORTS: dict[str, str] = {
     "Router": "core",
     "ask": "core",
     # routing and modes
-    "Route": "routing",
-    "route_model": "routing",
-    "auto_select": "mode_classifier",
-    "select_mode": "mode_classifier",
-    "ModeChoice": "mode_classifier",
-    "run_mode": "modes",
+    "Route": "routing.names",
+    "route_model": "routing.names",
+    "auto_select": "modes.select",
+    "select_mode": "modes.select",
+    "ModeChoice": "modes.select",
+    "run_mode": "modes.run",
     # loop and tools
-    "run_tools": "loop",
-    "ProtocolMemory": "loop",
-    "LoopEvent": "tool_runner",
-    "tool": "tools",
-    "Tool": "tools",
-    "ToolRegistry": "tools",
-    "validate_messages": "messages",
-    "format_chain": "messages",
+    "run_tools": "loop.run",
+    "ProtocolMemory": "loop.run",
+    "LoopEvent": "loop.tool_runner",
+    "tool": "tools.registry",
+    "Tool": "tools.registry",
+    "ToolRegistry": "tools.registry",
+    "validate_messages": "loop.chain",
+    "format_chain": "loop.chain",
     # clients
-    "LLMClient": "clients",
-    "make_client": "clients",
-    "OpenAIClient": "openai_client",
-    "LiteLLMClient": "litellm_client",
-    "LlamaCppClient": "llama_cpp_client",
-    "ResilientClient": "resilience",
+    "LLMClient": "clients.base",
+    "make_client": "clients.base",
+    "OpenAIClient": "clients.openai",
+    "LiteLLMClient": "clients.litellm",
+    "LlamaCppClient": "clients.llama_cpp",
+    "ResilientClient": "clients.resilient",
     # mocks
-    "MockLLM": "mock",
-    "ScriptedLLM": "mock",
-    "FunctionLLM": "mock",
-    "text_response": "mock",
-    "tool_call_response": "mock",
+    "MockLLM": "clients.mock",
+    "ScriptedLLM": "clients.mock",
+    "FunctionLLM": "clients.mock",
+    "text_response": "clients.mock",
+    "tool_call_response": "clients.mock",
     # types
     "ToolCall": "types",
     "AssistantMessage": "types",
@@ -99,10 +99,15 @@ def __dir__() -> list[str]:
 
 
 if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs only
-    from .clients import LLMClient, make_client
-    from .config import ProviderConfig, RouterConfig, load_config, parse_config
-    from .core import Router, ask
-    from .errors import (
+    from router.clients.base import LLMClient, make_client
+    from router.clients.litellm import LiteLLMClient
+    from router.clients.llama_cpp import LlamaCppClient
+    from router.clients.mock import FunctionLLM, MockLLM, ScriptedLLM, text_response, tool_call_response
+    from router.clients.openai import OpenAIClient
+    from router.clients.resilient import ResilientClient
+    from router.config import ProviderConfig, RouterConfig, load_config, parse_config
+    from router.core import Router, ask
+    from router.errors import (
         AllProvidersFailedError,
         AuthenticationError,
         BadRequestError,
@@ -123,19 +128,14 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs only
         ToolsUnsupportedError,
         UsageError,
     )
-    from .litellm_client import LiteLLMClient
-    from .llama_cpp_client import LlamaCppClient
-    from .loop import ProtocolMemory, run_tools
-    from .messages import format_chain, validate_messages
-    from .mock import FunctionLLM, MockLLM, ScriptedLLM, text_response, tool_call_response
-    from .mode_classifier import ModeChoice, auto_select, select_mode
-    from .modes import run_mode
-    from .openai_client import OpenAIClient
-    from .resilience import ResilientClient
-    from .routing import Route, route_model
-    from .tool_runner import LoopEvent
-    from .tools import Tool, ToolRegistry, tool
-    from .types import (
+    from router.loop.chain import format_chain, validate_messages
+    from router.loop.run import ProtocolMemory, run_tools
+    from router.loop.tool_runner import LoopEvent
+    from router.modes.run import run_mode
+    from router.modes.select import ModeChoice, auto_select, select_mode
+    from router.routing.names import Route, route_model
+    from router.tools.registry import Tool, ToolRegistry, tool
+    from router.types import (
         Answer,
         AssistantMessage,
         Attempt,

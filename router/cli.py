@@ -14,7 +14,7 @@ import sys
 import traceback
 from typing import Any, NoReturn, TextIO
 
-from .errors import ConfigError, ProviderError, RouterError, UsageError
+from router.errors import ConfigError, ProviderError, RouterError, UsageError
 
 EXIT_OK, EXIT_PROVIDER, EXIT_USAGE = 0, 1, 2
 MODES = ("cot", "few_shot", "react", "tot")
@@ -102,7 +102,7 @@ def _print_answer(answer: Any, args: argparse.Namespace, printer: Printer, out: 
         if warning not in printer.shown:  # the no-key notice was already printed before the answer
             err.write(f"[warning] {warning}\n")
     if args.verbose:
-        from .messages import format_chain
+        from router.loop.chain import format_chain
 
         if answer.messages:
             err.write(format_chain(list(answer.messages)) + "\n")
@@ -133,7 +133,7 @@ def _announce_fallback(answer: Any, err: TextIO) -> None:
 
 
 def _repl(router: Any, args: argparse.Namespace, printer: Printer, out: TextIO, err: TextIO, stdin: TextIO) -> int:
-    from .conversation import SUMMARY_PROMPT, Conversation
+    from router.conversation import SUMMARY_PROMPT, Conversation
 
     def summarise(messages: list[dict[str, Any]]) -> str:
         transcript = "\n".join(f"{m['role']}: {m['content']}" for m in messages)
@@ -188,7 +188,7 @@ def main(argv: list[str] | None = None, *, stdin: TextIO | None = None, stdout: 
         return int(exc.code or 0)
     printer = Printer(err, out, quiet=args.json, stream=args.stream)
     try:
-        from .core import Router
+        from router.core import Router
 
         router = Router.from_yaml(args.config)
         if args.provider is not None:

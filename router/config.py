@@ -18,7 +18,7 @@ from urllib.parse import urlparse
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
-from .errors import ConfigError, MissingAPIKeyError
+from router.errors import ConfigError, MissingAPIKeyError
 
 ClientKind = Literal["openai", "litellm", "mock", "llama_cpp"]
 _PACKAGED = "providers.yaml"
@@ -161,7 +161,7 @@ class RouterConfig(_Strict):
         try:
             return self.providers[name]
         except KeyError:
-            from .errors import UsageError
+            from router.errors import UsageError
 
             known = ", ".join(self.providers)
             raise UsageError(f"unknown provider {name!r} (known: {known})") from None

@@ -13,10 +13,10 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .clients import LLMClient
-from .config import RouterConfig, load_config
-from .errors import MissingAPIKeyError, UsageError
-from .types import Answer, Attempt, Usage
+from router.clients.base import LLMClient
+from router.config import RouterConfig, load_config
+from router.errors import MissingAPIKeyError, UsageError
+from router.types import Answer, Attempt, Usage
 
 EventSink = Callable[[Any], None]
 
@@ -39,8 +39,8 @@ class Router:
         registry: Any = None,
         sleep: Callable[[float], None] = time.sleep,
     ) -> None:
-        from .loop import ProtocolMemory
-        from .resilience import CooldownTracker
+        from router.clients.resilient import CooldownTracker
+        from router.loop.run import ProtocolMemory
 
         self.config = config
         self._clients: dict[str, LLMClient] = dict(clients or {})
@@ -63,7 +63,7 @@ class Router:
             return True
         cfg = self.config.provider(provider)
         if cfg.client == "llama_cpp":
-            from .local_model import embedded_model_available
+            from router.clients.local_model import embedded_model_available
 
             return bool(cfg.default_model.model_path) or embedded_model_available()
         return cfg.has_key()
@@ -85,7 +85,7 @@ class Router:
         is skipped (and recorded) in favour of the next one in ``fallbacks``; with no key
         anywhere the embedded model answers, if installed, and the plan says so.
         """
-        from .resilience import fallback_chain
+        from router.clients.resilient import fallback_chain
 
         chosen = self.config.provider(provider)
         if explicit and not self._available(provider) and chosen.api_key_env:
@@ -110,7 +110,7 @@ class Router:
         first = self.config.provider(candidates[0][0])
         notice = None
         if missing and first.client == "llama_cpp":
-            from .local_model import embedded_notice
+            from router.clients.local_model import embedded_notice
 
             notice = embedded_notice(missing, *candidates[0])
         return Plan(tuple(candidates), tuple(skipped), notice=notice)
@@ -127,13 +127,13 @@ class Router:
             return self._clients[provider]
         key = (provider, model)
         if key not in self._built:
-            from .clients import make_client
+            from router.clients.base import make_client
 
             self._built[key] = make_client(self.config, provider, model)
         return self._built[key]
 
     def _resilient(self, plan: Plan) -> LLMClient:
-        from .resilience import Candidate, LazyClient, ResilientClient
+        from router.clients.resilient import Candidate, LazyClient, ResilientClient
 
         def lazy(name: str, model: str) -> LLMClient:
             if name in self._clients:
@@ -162,9 +162,9 @@ class Router:
     ) -> Answer:
         """Answer one question. ``on_event`` sees tool calls as they happen and, with
         ``stream=True``, the text deltas of the answer."""
-        from .mode_classifier import select_mode
-        from .modes import MODES, run_mode
-        from .routing import route_model
+        from router.modes.run import MODES, run_mode
+        from router.modes.select import select_mode
+        from router.routing.names import route_model
 
         if not question or not question.strip():
             raise UsageError("the question is empty")

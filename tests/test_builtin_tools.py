@@ -10,7 +10,10 @@ from collections.abc import Iterator
 import pytest
 from fake_open_meteo import OpenMeteoHandler, serve_open_meteo  # tests/ is on sys.path under pytest
 
-from router.builtin_tools import (
+from router.clients.mock import MockLLM
+from router.loop.chain import validate_messages
+from router.loop.run import run_tools
+from router.tools.builtin import (
     WEATHER_CODES,
     describe_weather_code,
     fetch_weather,
@@ -18,10 +21,7 @@ from router.builtin_tools import (
     get_weather,
     weather_tool,
 )
-from router.loop import run_tools
-from router.messages import validate_messages
-from router.mock import MockLLM
-from router.tools import ToolRegistry
+from router.tools.registry import ToolRegistry
 
 
 @pytest.fixture

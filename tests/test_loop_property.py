@@ -10,10 +10,10 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from router.loop import run_tools
-from router.messages import validate_messages
-from router.mock import FunctionLLM, text_response, tool_call_response
-from router.tools import ToolRegistry, tool
+from router.clients.mock import FunctionLLM, text_response, tool_call_response
+from router.loop.chain import validate_messages
+from router.loop.run import run_tools
+from router.tools.registry import ToolRegistry, tool
 from router.types import ChatResponse
 
 

@@ -6,10 +6,10 @@ from typing import Any
 
 import pytest
 
-from router.loop import CUT_TOOL_CALL, run_tools
-from router.messages import validate_messages
-from router.mock import ScriptedLLM, text_response, tool_call_response
-from router.text_react import (
+from router.clients.mock import ScriptedLLM, text_response, tool_call_response
+from router.loop.chain import validate_messages
+from router.loop.run import CUT_TOOL_CALL, run_tools
+from router.loop.text_react import (
     ReactAction,
     ReactFinal,
     ReactText,
@@ -19,7 +19,7 @@ from router.text_react import (
     parse_react,
     with_instructions,
 )
-from router.tools import ToolRegistry, tool
+from router.tools.registry import ToolRegistry, tool
 
 PARAMS = {"get_weather": ["city"], "add": ["a", "b"]}
 

@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from router.messages import format_chain, validate_messages
+from router.loop.chain import format_chain, validate_messages
 
 
 def call(call_id: str, name: str = "get_weather", arguments: str = '{"city": "北京"}') -> dict[str, Any]:

@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
+from router.clients.mock import FunctionLLM, ScriptedLLM, text_response
 from router.config import RouterConfig, parse_config
 from router.errors import ProviderUnavailableError
-from router.mock import FunctionLLM, ScriptedLLM, text_response
-from router.mode_classifier import MODES, ModeChoice, auto_select, classify, parse_mode_reply, select_mode
+from router.modes.select import MODES, ModeChoice, auto_select, classify, parse_mode_reply, select_mode
 
 REPO = Path(__file__).resolve().parent.parent
 DEV = REPO.parent / "shared" / "datasets" / "modes_dev.jsonl"

@@ -7,11 +7,11 @@ from typing import Any
 
 import pytest
 
+from router.clients.mock import ScriptedLLM, text_response, tool_call_response
 from router.config import RouterConfig, parse_config
 from router.errors import UsageError
-from router.mock import ScriptedLLM, text_response, tool_call_response
-from router.modes import MODES, ModeResult, run_mode
-from router.prompts import DEFAULT_FEW_SHOT_EXAMPLES, PROMPTS, detect_language
+from router.modes.prompts import DEFAULT_FEW_SHOT_EXAMPLES, PROMPTS, detect_language
+from router.modes.run import MODES, ModeResult, run_mode
 from router.types import Attempt, ChatResponse, StreamEvent, Usage
 
 REPO = Path(__file__).resolve().parent.parent
@@ -208,7 +208,7 @@ def test_streaming_forwards_deltas_and_matches_the_text(config: RouterConfig) ->
 
 
 def _registry() -> Any:
-    from router.tools import ToolRegistry, tool
+    from router.tools.registry import ToolRegistry, tool
 
     @tool
     def get_weather(city: str) -> str:

@@ -8,7 +8,9 @@ from typing import Any
 
 import pytest
 
-from router.clients import LLMClient
+from router.clients.base import LLMClient
+from router.clients.mock import MockLLM, ScriptedLLM, text_response
+from router.clients.resilient import Candidate, CooldownTracker, LazyClient, ResilientClient, fallback_chain, summarize
 from router.config import RetrySettings, parse_config
 from router.errors import (
     AllProvidersFailedError,
@@ -22,8 +24,6 @@ from router.errors import (
     ScriptExhaustedError,
     ToolsUnsupportedError,
 )
-from router.mock import MockLLM, ScriptedLLM, text_response
-from router.resilience import Candidate, CooldownTracker, LazyClient, ResilientClient, fallback_chain, summarize
 from router.types import Attempt, StreamEvent
 
 Q = [{"role": "user", "content": "hi"}]

@@ -9,7 +9,7 @@ import pytest
 
 from router.config import RouterConfig, parse_config
 from router.errors import UsageError
-from router.routing import Route, route_model
+from router.routing.names import Route, route_model
 
 REPO = Path(__file__).resolve().parent.parent
 YAML_TEXT = (REPO / "providers.yaml").read_text(encoding="utf-8")

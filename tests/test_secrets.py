@@ -13,11 +13,11 @@ from collections.abc import Iterator
 import pytest
 from fake_openai_server import FakeOpenAIServer, Status, Unauthorized
 
-from router.clients import make_client
+from router.clients.base import make_client
+from router.clients.resilient import ResilientClient
 from router.config import RouterConfig, parse_config
 from router.errors import AllProvidersFailedError, MissingAPIKeyError, ProviderError
-from router.resilience import ResilientClient
-from router.secrets import MASK, RedactingFilter, redact, register_secret, scrub_exception, secrets_from_config
+from router.redaction import MASK, RedactingFilter, redact, register_secret, scrub_exception, secrets_from_config
 
 KEY = "sk-test-SECRET-1234567890abcdef"
 ENV = "ROUTER_TEST_SECRET_KEY"

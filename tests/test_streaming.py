@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from router.streaming import StreamAssembler
+from router.clients.streaming import StreamAssembler
 from router.types import StreamEvent, ToolCall, Usage
 
 

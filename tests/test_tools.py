@@ -8,7 +8,7 @@ from typing import Annotated, Any, Literal
 import pytest
 
 from router.errors import ToolArgumentsError, ToolDefinitionError
-from router.tools import Tool, ToolRegistry, parse_docstring, result_error, result_to_text, tool
+from router.tools.registry import Tool, ToolRegistry, parse_docstring, result_error, result_to_text, tool
 
 
 class Unit(enum.Enum):

@@ -21,7 +21,7 @@ import typing
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import Any, Literal
 
-from .errors import ToolArgumentsError, ToolDefinitionError
+from router.errors import ToolArgumentsError, ToolDefinitionError
 
 _NAME = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 _SECTION = re.compile(
@@ -314,7 +314,7 @@ class ToolRegistry:
     @classmethod
     def default(cls) -> ToolRegistry:
         """A fresh registry with the built-in tools (calculator, get_current_time, get_weather)."""
-        from .builtin_tools import BUILTIN_TOOLS
+        from router.tools.builtin import BUILTIN_TOOLS
 
         return cls(BUILTIN_TOOLS)
 

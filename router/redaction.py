@@ -18,7 +18,7 @@ import threading
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from .config import RouterConfig
+    from router.config import RouterConfig
 
 MASK = "***"
 _MIN_SECRET_LEN = 6

@@ -10,10 +10,10 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
-from .types import ChatResponse, StreamEvent
+from router.types import ChatResponse, StreamEvent
 
 if TYPE_CHECKING:
-    from .config import RouterConfig
+    from router.config import RouterConfig
 
 
 @runtime_checkable
@@ -45,11 +45,11 @@ def make_client(config: RouterConfig, provider_name: str, model_id: str | None =
     provider = config.provider(provider_name)
     model = provider.model(model_id)
     if provider.client == "mock":
-        from .mock import MockLLM
+        from router.clients.mock import MockLLM
 
         return MockLLM(model=model.id)
     if provider.client == "llama_cpp":
-        from .llama_cpp_client import LlamaCppClient  # type: ignore[import-not-found,unused-ignore]
+        from router.clients.llama_cpp import LlamaCppClient  # type: ignore[import-not-found,unused-ignore]
 
         client: LLMClient = LlamaCppClient(
             model.model_path, provider=provider_name, model=model.id, n_ctx=model.context_window or 2048
@@ -57,7 +57,7 @@ def make_client(config: RouterConfig, provider_name: str, model_id: str | None =
         return client
     key = provider.require_api_key(provider_name)
     if provider.client == "openai":
-        from .openai_client import OpenAIClient
+        from router.clients.openai import OpenAIClient
 
         assert provider.base_url is not None  # guaranteed by the config's cross-checks
         return OpenAIClient(
@@ -67,7 +67,7 @@ def make_client(config: RouterConfig, provider_name: str, model_id: str | None =
             provider=provider_name,
             timeout_s=provider.timeout_s,
         )
-    from .litellm_client import LiteLLMClient
+    from router.clients.litellm import LiteLLMClient
 
     # without a key variable litellm finds its own (ANTHROPIC_API_KEY, ...) unless the server is ours
     fallback_key = NO_KEY if provider.base_url else None

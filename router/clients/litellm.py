@@ -14,9 +14,9 @@ import os
 import re
 from typing import Any, NoReturn
 
-from .errors import MalformedResponseError
-from .openai_client import CompletionsClient, map_sdk_error, prepare_messages
-from .secrets import install_log_redaction, redact, register_secret, scrub_exception
+from router.clients.openai import CompletionsClient, map_sdk_error, prepare_messages
+from router.errors import MalformedResponseError
+from router.redaction import install_log_redaction, redact, register_secret, scrub_exception
 
 _LITELLM_LOGGERS = ("LiteLLM", "LiteLLM Router", "LiteLLM Proxy", "litellm")
 # litellm reports an unparsable 200 body as a 500 "InternalServerError" or a connection error

@@ -19,7 +19,7 @@ from typing import Any
 from urllib.error import HTTPError, URLError
 from urllib.parse import urlencode
 
-from .tools import Tool, tool
+from router.tools.registry import Tool, tool
 
 # --- calculator ------------------------------------------------------------------------------
 

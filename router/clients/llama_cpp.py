@@ -26,9 +26,9 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from .errors import BadRequestError, ConfigError, ProviderUnavailableError, ToolsUnsupportedError
-from .local_model import INSTALL_HINT, embedded_model_path, missing_model_message
-from .types import AssistantMessage, ChatResponse, StreamEvent, ToolCall, Usage
+from router.clients.local_model import INSTALL_HINT, embedded_model_path, missing_model_message
+from router.errors import BadRequestError, ConfigError, ProviderUnavailableError, ToolsUnsupportedError
+from router.types import AssistantMessage, ChatResponse, StreamEvent, ToolCall, Usage
 
 log = logging.getLogger(__name__)
 

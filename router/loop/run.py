@@ -15,13 +15,13 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from . import text_react
-from .clients import LLMClient
-from .errors import MessageChainError, ToolsUnsupportedError, UsageError
-from .messages import validate_messages
-from .tool_runner import LoopEvent, PreparedCall, ToolRunner, parse_native_arguments
-from .tools import ToolRegistry
-from .types import Attempt, ChatResponse, LoopResult, Usage
+from router.clients.base import LLMClient
+from router.errors import MessageChainError, ToolsUnsupportedError, UsageError
+from router.loop import text_react
+from router.loop.chain import validate_messages
+from router.loop.tool_runner import LoopEvent, PreparedCall, ToolRunner, parse_native_arguments
+from router.tools.registry import ToolRegistry
+from router.types import Attempt, ChatResponse, LoopResult, Usage
 
 ProtocolName = Literal["native", "text", "auto"]
 

@@ -19,15 +19,15 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from .errors import MalformedResponseError, UsageError
-from .prompts import DEFAULT_FEW_SHOT_EXAMPLES, Language, detect_language, prompts_for
-from .types import Attempt, ChatResponse, StreamEvent, ToolRecord, Usage
+from router.errors import MalformedResponseError, UsageError
+from router.modes.prompts import DEFAULT_FEW_SHOT_EXAMPLES, Language, detect_language, prompts_for
+from router.types import Attempt, ChatResponse, StreamEvent, ToolRecord, Usage
 
 if TYPE_CHECKING:
-    from .clients import LLMClient
-    from .config import RouterConfig
-    from .loop import ProtocolMemory
-    from .tools import ToolRegistry
+    from router.clients.base import LLMClient
+    from router.config import RouterConfig
+    from router.loop.run import ProtocolMemory
+    from router.tools.registry import ToolRegistry
 
 MODES: tuple[str, ...] = ("cot", "few_shot", "react", "tot")
 _LOOP_SETTINGS = ("max_steps", "tool_timeout_s", "max_repeats", "max_continuations", "max_result_chars")
@@ -237,8 +237,8 @@ def _react(
     stream: bool,
     options: dict[str, Any],
 ) -> ModeResult:
-    from .loop import run_tools  # the loop pulls in tools and messages: only when react runs
-    from .tools import ToolRegistry
+    from router.loop.run import run_tools  # the loop pulls in tools and messages: only when react runs
+    from router.tools.registry import ToolRegistry
 
     tools = registry if registry is not None else ToolRegistry.default()
     settings = {name: getattr(config.loop, name) for name in _LOOP_SETTINGS}

@@ -16,8 +16,8 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from .errors import ScriptExhaustedError
-from .types import AssistantMessage, ChatResponse, StreamEvent, ToolCall, Usage
+from router.errors import ScriptExhaustedError
+from router.types import AssistantMessage, ChatResponse, StreamEvent, ToolCall, Usage
 
 
 def text_response(text: str, *, finish_reason: str = "stop", model: str = "scripted", reasoning: str | None = None) -> ChatResponse:

@@ -23,7 +23,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from .types import AssistantMessage, ChatResponse, StreamEvent, ToolCall, Usage
+from router.types import AssistantMessage, ChatResponse, StreamEvent, ToolCall, Usage
 
 
 def as_dict(obj: Any) -> dict[str, Any]:

@@ -24,19 +24,19 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from tenacity import RetryCallState, Retrying, retry_if_exception, stop_after_attempt
 
-from .errors import (
+from router.errors import (
     AllProvidersFailedError,
     ConfigError,
     ProviderError,
     RateLimitError,
     ToolsUnsupportedError,
 )
-from .secrets import redact
-from .types import Attempt, ChatResponse, StreamEvent
+from router.redaction import redact
+from router.types import Attempt, ChatResponse, StreamEvent
 
 if TYPE_CHECKING:
-    from .clients import LLMClient
-    from .config import RetrySettings, RouterConfig
+    from router.clients.base import LLMClient
+    from router.config import RetrySettings, RouterConfig
 
 T = TypeVar("T")
 
@@ -187,7 +187,7 @@ class ResilientClient:
         A missing key of the chosen provider therefore surfaces when the client is
         called, as ``MissingAPIKeyError`` naming the variable.
         """
-        from .clients import make_client
+        from router.clients.base import make_client
 
         candidates = []
         for name, model_id in fallback_chain(config, provider, model, needs_tools=needs_tools, needs_streaming=needs_streaming):

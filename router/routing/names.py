@@ -17,10 +17,10 @@ import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from .errors import UsageError
+from router.errors import UsageError
 
 if TYPE_CHECKING:
-    from .config import RouterConfig
+    from router.config import RouterConfig
 
 
 @dataclass(frozen=True)

@@ -14,10 +14,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from .background import BackgroundTasks, Pending, notification
-from .errors import ToolArgumentsError
-from .tools import ToolRegistry, result_error, result_to_text
-from .types import ToolRecord
+from router.errors import ToolArgumentsError
+from router.loop.workers import BackgroundTasks, Pending, notification
+from router.tools.registry import ToolRegistry, result_error, result_to_text
+from router.types import ToolRecord
 
 EventKind = Literal["request", "tool_call", "tool_result", "background_done", "notice"]
 

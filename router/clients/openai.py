@@ -16,7 +16,8 @@ from collections.abc import Iterator
 from email.utils import parsedate_to_datetime
 from typing import Any, NoReturn
 
-from .errors import (
+from router.clients.streaming import StreamAssembler, generated_call_id, usage_from
+from router.errors import (
     AuthenticationError,
     BadRequestError,
     MalformedResponseError,
@@ -27,9 +28,8 @@ from .errors import (
     RouterError,
     ToolsUnsupportedError,
 )
-from .secrets import install_log_redaction, redact, register_secret, scrub_exception
-from .streaming import StreamAssembler, generated_call_id, usage_from
-from .types import AssistantMessage, ChatResponse, StreamEvent, ToolCall, Usage
+from router.redaction import install_log_redaction, redact, register_secret, scrub_exception
+from router.types import AssistantMessage, ChatResponse, StreamEvent, ToolCall, Usage
 
 _SDK_LOGGERS = ("openai", "openai._base_client", "httpx", "httpx2", "httpcore")
 _MAX_DETAIL = 300

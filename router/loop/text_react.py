@@ -17,7 +17,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .tools import ToolRegistry
+from router.tools.registry import ToolRegistry
 
 REACT_INSTRUCTIONS = """You can use tools. To use one, reply in exactly this format and then stop:
 

@@ -30,7 +30,7 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from .mode_cues import (
+from router.modes.cues import (
     ACTIVITY,
     CUES,
     EXPRESSION,
@@ -47,8 +47,8 @@ from .mode_cues import (
 )
 
 if TYPE_CHECKING:
-    from .clients import LLMClient
-    from .config import RouterConfig
+    from router.clients.base import LLMClient
+    from router.config import RouterConfig
 
 MODES: tuple[str, ...] = ("cot", "few_shot", "react", "tot")
 _PRIOR: dict[str, float] = {"cot": 0.5, "few_shot": 0.0, "react": 0.0, "tot": 0.0}
@@ -219,7 +219,7 @@ def select_mode(question: str, llm: LLMClient | None = None, config: RouterConfi
     selector, threshold = _settings(config)
     if llm is None or selector == "local" or (selector == "hybrid" and local.confidence >= threshold):
         return local
-    from .prompts import detect_language
+    from router.modes.prompts import detect_language
 
     prompt = _LLM_PROMPT[detect_language(question)].format(question=question)
     try:
