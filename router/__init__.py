@@ -39,7 +39,7 @@ _EXPORTS: dict[str, str] = {
     "format_chain": "loop.chain",
     # clients
     "LLMClient": "clients.base",
-    "make_client": "clients.base",
+    "make_client": "clients.factory",
     "OpenAIClient": "clients.openai",
     "LiteLLMClient": "clients.litellm",
     "LlamaCppClient": "clients.llama_cpp",
@@ -99,7 +99,8 @@ def __dir__() -> list[str]:
 
 
 if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs only
-    from router.clients.base import LLMClient, make_client
+    from router.clients.base import LLMClient
+    from router.clients.factory import make_client
     from router.clients.litellm import LiteLLMClient
     from router.clients.llama_cpp import LlamaCppClient
     from router.clients.mock import FunctionLLM, MockLLM, ScriptedLLM, text_response, tool_call_response

@@ -127,7 +127,7 @@ class Router:
             return self._clients[provider]
         key = (provider, model)
         if key not in self._built:
-            from router.clients.base import make_client
+            from router.clients.factory import make_client
 
             self._built[key] = make_client(self.config, provider, model)
         return self._built[key]

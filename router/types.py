@@ -8,6 +8,7 @@ back into a message history.
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field
 from typing import Any, Literal
 
@@ -19,9 +20,12 @@ class ToolCall:
     id: str
     name: str
     arguments: str
+    extra: Mapping[str, Any] = field(default_factory=dict, compare=False)
+    """Provider fields of the call that must go back unchanged (Gemini's ``extra_content`` thought signature)."""
 
     def to_dict(self) -> dict[str, Any]:
         return {
+            **self.extra,
             "id": self.id,
             "type": "function",
             "function": {"name": self.name, "arguments": self.arguments},
@@ -33,17 +37,63 @@ class AssistantMessage:
     content: str | None = None
     tool_calls: tuple[ToolCall, ...] = ()
     reasoning_content: str | None = None
+    extra: Mapping[str, Any] = field(default_factory=dict, compare=False)
+    """Other provider fields of the message, kept so history goes back as it came."""
+    refusal: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
         """The message to append to history.
 
         With tool calls the content is ``""`` rather than null: several
-        OpenAI-compatible servers reject a null content there.
+        OpenAI-compatible servers reject a null content there. ``reasoning_content``
+        is kept here; whether it is sent back is the client's per-model rule
+        (``capabilities.reasoning_echo``), applied when the request is built.
         """
-        message: dict[str, Any] = {"role": "assistant", "content": self.content or ""}
+        message: dict[str, Any] = {**self.extra, "role": "assistant", "content": self.content or ""}
         if self.tool_calls:
             message["tool_calls"] = [call.to_dict() for call in self.tool_calls]
+        if self.reasoning_content:
+            message["reasoning_content"] = self.reasoning_content
         return message
+
+
+@dataclass(frozen=True)
+class RequestOptions:
+    """What a caller may tune on the model's request, typed, instead of ``**options`` passed down.
+
+    ``None`` means "the provider's default" and is never sent. ``extra_body`` is
+    merged into the request body as is (provider-specific switches).
+    """
+
+    temperature: float | None = None
+    top_p: float | None = None
+    max_tokens: int | None = None
+    stop: tuple[str, ...] | None = None
+    seed: int | None = None
+    tool_choice: str | Mapping[str, Any] | None = None
+    parallel_tool_calls: bool | None = None
+    response_format: Mapping[str, Any] | None = None
+    user: str | None = None
+    extra_body: Mapping[str, Any] = field(default_factory=dict)
+
+    def to_kwargs(self, *, with_tools: bool = True) -> dict[str, Any]:
+        """The request fields that are set; tool fields only when tools are offered."""
+        out: dict[str, Any] = {}
+        for name in ("temperature", "top_p", "max_tokens", "seed", "response_format", "user"):
+            value = getattr(self, name)
+            if value is not None:
+                out[name] = dict(value) if isinstance(value, Mapping) else value
+        if self.stop is not None:
+            out["stop"] = list(self.stop)
+        if with_tools:
+            if self.tool_choice is not None:
+                out["tool_choice"] = self.tool_choice
+            if self.parallel_tool_calls is not None:
+                out["parallel_tool_calls"] = self.parallel_tool_calls
+        return out
+
+
+NO_OPTIONS = RequestOptions()
 
 
 @dataclass(frozen=True)
@@ -165,6 +215,10 @@ class Answer:
     warnings: tuple[str, ...] = ()
     stages: dict[str, str] = field(default_factory=dict)
     messages: tuple[dict[str, Any], ...] = ()
+    finish_reason: str = "stop"
+    tool_calls: tuple[ToolCall, ...] = ()
+    """Calls the model asked for and nobody ran: only when the caller brought its own tools (gateway)."""
+    reasoning_content: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -173,16 +227,91 @@ class Answer:
         return json.dumps(self.to_dict(), ensure_ascii=False, indent=2)
 
 
+# --- the one event union UIs see (CLI printer, server SSE, on_event callbacks) ---------------
+
+
+@dataclass(frozen=True)
+class NoticeEvent:
+    """Something the user should read: a fallback, a retry, the no-key notice."""
+
+    text: str
+    kind: Literal["notice"] = "notice"
+
+
+@dataclass(frozen=True)
+class ModeEvent:
+    mode: str
+    reason: str
+    kind: Literal["mode"] = "mode"
+
+
+@dataclass(frozen=True)
+class RouteEvent:
+    provider: str
+    model: str
+    reason: str
+    kind: Literal["route"] = "route"
+
+
+@dataclass(frozen=True)
+class ToolCallEvent:
+    name: str
+    call_id: str
+    arguments: str
+    step: int = 0
+    kind: Literal["tool_call"] = "tool_call"
+
+
+@dataclass(frozen=True)
+class ToolResultEvent:
+    name: str
+    call_id: str
+    result: str
+    error: str | None = None
+    duration_s: float = 0.0
+    step: int = 0
+    background: bool = False
+    kind: Literal["tool_result"] = "tool_result"
+
+
+@dataclass(frozen=True)
+class TextEvent:
+    """A delta of the answer (``reasoning=True``: of the model's visible reasoning)."""
+
+    text: str
+    reasoning: bool = False
+    kind: Literal["text"] = "text"
+
+
+@dataclass(frozen=True)
+class DoneEvent:
+    answer: Answer
+    kind: Literal["done"] = "done"
+
+
+Event = NoticeEvent | ModeEvent | RouteEvent | ToolCallEvent | ToolResultEvent | TextEvent | DoneEvent
+
+
 __all__ = [
+    "NO_OPTIONS",
     "Answer",
     "AssistantMessage",
     "Attempt",
     "ChatResponse",
+    "DoneEvent",
+    "Event",
     "LoopResult",
+    "ModeEvent",
+    "NoticeEvent",
+    "RequestOptions",
+    "RouteEvent",
     "StoppedReason",
     "StreamEvent",
     "StreamEventKind",
+    "TextEvent",
     "ToolCall",
+    "ToolCallEvent",
     "ToolRecord",
+    "ToolResultEvent",
     "Usage",
 ]

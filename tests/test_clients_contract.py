@@ -425,7 +425,7 @@ def test_every_candidate_failing_lists_the_attempts(make: ClientFactory, make_fa
 
 
 def test_make_client_builds_what_the_config_says(fake_server: FakeOpenAIServer, monkeypatch: pytest.MonkeyPatch) -> None:
-    from router.clients.base import NO_KEY, make_client
+    from router.clients.factory import NO_KEY, make_client
     from router.clients.litellm import LiteLLMClient
     from router.clients.mock import MockLLM
     from router.clients.openai import OpenAIClient

@@ -13,7 +13,7 @@ from collections.abc import Iterator
 import pytest
 from fake_openai_server import FakeOpenAIServer, Status, Unauthorized
 
-from router.clients.base import make_client
+from router.clients.factory import make_client
 from router.clients.resilient import ResilientClient
 from router.config import RouterConfig, parse_config
 from router.errors import AllProvidersFailedError, MissingAPIKeyError, ProviderError

@@ -1,83 +1,88 @@
-"""The ``LLMClient`` contract every model backend implements.
+"""The ``LLMClient`` contract every model backend implements, and nothing else.
 
-Real clients (OpenAI SDK, litellm, llama.cpp) and the shipped fakes all satisfy
-this Protocol, so the loop and the router take any of them by injection; nothing
-is ever patched. Heavy SDKs are imported inside the implementations, never here.
+A client knows who it is (``provider``, ``model``), answers asynchronously
+(``achat``, ``astream``: the core is async) and owns a lifetime (``aclose``).
+The sync ``chat`` / ``stream`` / ``close`` come from ``SyncClient``, which runs the
+async methods on the core loop, so a client is written once. Real clients and the
+shipped fakes satisfy this Protocol; the loop and the router take any of them by
+injection, and nothing is ever patched. Heavy SDKs load inside implementations.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+from collections.abc import AsyncIterator, Iterator
+from typing import Any, Protocol, runtime_checkable
 
-from router.types import ChatResponse, StreamEvent
+from router.types import ChatResponse, RequestOptions, StreamEvent
 
-if TYPE_CHECKING:
-    from router.config import RouterConfig
+Messages = list[dict[str, Any]]
+Tools = list[dict[str, Any]] | None
 
 
 @runtime_checkable
 class LLMClient(Protocol):
-    def chat(
-        self, messages: list[dict[str, Any]], *, tools: list[dict[str, Any]] | None = None, **options: Any
-    ) -> ChatResponse:
-        """One request; returns the normalised reply or raises a ``ProviderError``."""
+    provider: str
+    """The providers.yaml name this client answers for: errors and records name it."""
+    model: str
+
+    async def achat(self, messages: Messages, *, tools: Tools = None, options: RequestOptions | None = None) -> ChatResponse:
+        """One request; the normalised reply, or a ``ProviderError`` naming this provider/model."""
         ...
 
-    def stream(
-        self, messages: list[dict[str, Any]], *, tools: list[dict[str, Any]] | None = None, **options: Any
-    ) -> Iterator[StreamEvent]:
-        """Yields deltas; the last event is ``done`` carrying the assembled ``ChatResponse``."""
+    def astream(
+        self, messages: Messages, *, tools: Tools = None, options: RequestOptions | None = None
+    ) -> AsyncIterator[StreamEvent]:
+        """Deltas; the last event is ``done`` carrying the assembled ``ChatResponse``."""
         ...
 
+    async def aclose(self) -> None:
+        """Release connections; the client is not used afterwards."""
+        ...
 
-NO_KEY = "sk-no-key-required"
-"""Sent to servers that need no key (local, mock): the SDKs insist on some value."""
+    def chat(self, messages: Messages, *, tools: Tools = None, options: RequestOptions | None = None) -> ChatResponse: ...
 
+    def stream(self, messages: Messages, *, tools: Tools = None, options: RequestOptions | None = None) -> Iterator[StreamEvent]: ...
 
-def make_client(config: RouterConfig, provider_name: str, model_id: str | None = None) -> LLMClient:
-    """The client for one provider/model of the config.
-
-    The API key is read (and a missing one reported, naming the variable) only
-    here, when the provider is about to be used, never at config load time. Heavy
-    SDKs are imported by the client constructors, so building a mock costs nothing.
-    """
-    provider = config.provider(provider_name)
-    model = provider.model(model_id)
-    if provider.client == "mock":
-        from router.clients.mock import MockLLM
-
-        return MockLLM(model=model.id)
-    if provider.client == "llama_cpp":
-        from router.clients.llama_cpp import LlamaCppClient  # type: ignore[import-not-found,unused-ignore]
-
-        client: LLMClient = LlamaCppClient(
-            model.model_path, provider=provider_name, model=model.id, n_ctx=model.context_window or 2048
-        )
-        return client
-    key = provider.require_api_key(provider_name)
-    if provider.client == "openai":
-        from router.clients.openai import OpenAIClient
-
-        assert provider.base_url is not None  # guaranteed by the config's cross-checks
-        return OpenAIClient(
-            base_url=provider.base_url,
-            api_key=key or NO_KEY,
-            model=model.id,
-            provider=provider_name,
-            timeout_s=provider.timeout_s,
-        )
-    from router.clients.litellm import LiteLLMClient
-
-    # without a key variable litellm finds its own (ANTHROPIC_API_KEY, ...) unless the server is ours
-    fallback_key = NO_KEY if provider.base_url else None
-    return LiteLLMClient(
-        model=model.id,
-        api_key=key or fallback_key,
-        base_url=provider.base_url,
-        provider=provider_name,
-        timeout_s=provider.timeout_s,
-    )
+    def close(self) -> None: ...
 
 
-__all__ = ["NO_KEY", "LLMClient", "make_client"]
+class SyncClient:
+    """Sync methods for an async client, run on the core loop (``router.aio``)."""
+
+    provider: str
+    model: str
+
+    async def achat(self, messages: Messages, *, tools: Tools = None, options: RequestOptions | None = None) -> ChatResponse:
+        raise NotImplementedError
+
+    def astream(
+        self, messages: Messages, *, tools: Tools = None, options: RequestOptions | None = None
+    ) -> AsyncIterator[StreamEvent]:
+        raise NotImplementedError
+
+    async def aclose(self) -> None:
+        return None
+
+    def chat(self, messages: Messages, *, tools: Tools = None, options: RequestOptions | None = None) -> ChatResponse:
+        from router.aio import run_sync
+
+        return run_sync(self.achat(messages, tools=tools, options=options))
+
+    def stream(self, messages: Messages, *, tools: Tools = None, options: RequestOptions | None = None) -> Iterator[StreamEvent]:
+        from router.aio import iterate_sync
+
+        return iterate_sync(self.astream(messages, tools=tools, options=options))
+
+    def close(self) -> None:
+        from router.aio import run_sync
+
+        run_sync(self.aclose())
+
+    def __enter__(self) -> SyncClient:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+__all__ = ["LLMClient", "Messages", "SyncClient", "Tools"]

@@ -12,12 +12,12 @@ import copy
 import itertools
 import json
 import re
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import AsyncIterator, Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
 from router.errors import ScriptExhaustedError
-from router.types import AssistantMessage, ChatResponse, StreamEvent, ToolCall, Usage
+from router.types import NO_OPTIONS, AssistantMessage, ChatResponse, RequestOptions, StreamEvent, ToolCall, Usage
 
 
 def text_response(text: str, *, finish_reason: str = "stop", model: str = "scripted", reasoning: str | None = None) -> ChatResponse:
@@ -67,35 +67,68 @@ def stream_events(response: ChatResponse) -> Iterator[StreamEvent]:
 class RecordedCall:
     messages: list[dict[str, Any]]
     tools: list[dict[str, Any]] | None
-    options: dict[str, Any]
+    options: RequestOptions
 
 
 class _Recording:
-    """Keeps a deep copy of every request so tests can check what was really sent."""
+    """Keeps a deep copy of every request so tests can check what was really sent.
 
-    def __init__(self) -> None:
+    The fakes answer in memory, so their sync methods answer directly and the async
+    ones wrap the same code: both satisfy ``LLMClient``.
+    """
+
+    provider = "scripted"
+
+    def __init__(self, model: str = "scripted", provider: str | None = None) -> None:
         self.calls: list[RecordedCall] = []
+        self.model = model
+        if provider is not None:
+            self.provider = provider
+        self.closed = False
 
-    def _record(self, messages: list[dict[str, Any]], tools: list[dict[str, Any]] | None, options: dict[str, Any]) -> None:
-        self.calls.append(RecordedCall(copy.deepcopy(messages), copy.deepcopy(tools), dict(options)))
+    def _record(self, messages: list[dict[str, Any]], tools: list[dict[str, Any]] | None, options: RequestOptions | None) -> None:
+        self.calls.append(RecordedCall(copy.deepcopy(messages), copy.deepcopy(tools), options or NO_OPTIONS))
 
     def _reply(self, messages: list[dict[str, Any]], tools: list[dict[str, Any]] | None) -> ChatResponse:
         raise NotImplementedError
 
-    def chat(self, messages: list[dict[str, Any]], *, tools: list[dict[str, Any]] | None = None, **options: Any) -> ChatResponse:
+    def chat(
+        self, messages: list[dict[str, Any]], *, tools: list[dict[str, Any]] | None = None, options: RequestOptions | None = None
+    ) -> ChatResponse:
         self._record(messages, tools, options)
         return self._reply(messages, tools)
 
-    def stream(self, messages: list[dict[str, Any]], *, tools: list[dict[str, Any]] | None = None, **options: Any) -> Iterator[StreamEvent]:
+    def stream(
+        self, messages: list[dict[str, Any]], *, tools: list[dict[str, Any]] | None = None, options: RequestOptions | None = None
+    ) -> Iterator[StreamEvent]:
         self._record(messages, tools, options)
         return stream_events(self._reply(messages, tools))
+
+    async def achat(
+        self, messages: list[dict[str, Any]], *, tools: list[dict[str, Any]] | None = None, options: RequestOptions | None = None
+    ) -> ChatResponse:
+        return self.chat(messages, tools=tools, options=options)
+
+    async def astream(
+        self, messages: list[dict[str, Any]], *, tools: list[dict[str, Any]] | None = None, options: RequestOptions | None = None
+    ) -> AsyncIterator[StreamEvent]:
+        for event in self.stream(messages, tools=tools, options=options):
+            yield event
+
+    def close(self) -> None:
+        self.closed = True
+
+    async def aclose(self) -> None:
+        self.close()
 
 
 class ScriptedLLM(_Recording):
     """Returns the scripted ``ChatResponse``s in order; an exception in the script is raised."""
 
-    def __init__(self, responses: Iterable[ChatResponse | BaseException]) -> None:
-        super().__init__()
+    def __init__(
+        self, responses: Iterable[ChatResponse | BaseException], *, provider: str = "scripted", model: str = "scripted"
+    ) -> None:
+        super().__init__(model, provider)
         self._script = list(responses)
         self._position = 0
 
@@ -118,8 +151,16 @@ class ScriptedLLM(_Recording):
 class FunctionLLM(_Recording):
     """The reply is ``fn(messages, tools)``: a ChatResponse, or a str taken as plain text."""
 
-    def __init__(self, fn: Callable[[list[dict[str, Any]], list[dict[str, Any]] | None], ChatResponse | str]) -> None:
-        super().__init__()
+    provider = "function"
+
+    def __init__(
+        self,
+        fn: Callable[[list[dict[str, Any]], list[dict[str, Any]] | None], ChatResponse | str],
+        *,
+        provider: str = "function",
+        model: str = "function",
+    ) -> None:
+        super().__init__(model, provider)
         self._fn = fn
 
     def _reply(self, messages: list[dict[str, Any]], tools: list[dict[str, Any]] | None) -> ChatResponse:
@@ -160,9 +201,10 @@ class MockLLM(_Recording):
     Tool calls are only made when the request offers that tool.
     """
 
-    def __init__(self, model: str = "mock-model") -> None:
-        super().__init__()
-        self.model = model
+    provider = "mock"
+
+    def __init__(self, model: str = "mock-model", provider: str = "mock") -> None:
+        super().__init__(model, provider)
         self._ids = itertools.count(1)
 
     def _reply(self, messages: list[dict[str, Any]], tools: list[dict[str, Any]] | None) -> ChatResponse:
@@ -189,7 +231,7 @@ class MockLLM(_Recording):
 
     def _respond(self, message: AssistantMessage, finish_reason: str = "stop") -> ChatResponse:
         size = len(message.content or "") // 4 + 1
-        return ChatResponse(message, finish_reason=finish_reason, usage=Usage(10, size, 10 + size), model=self.model, provider="mock")
+        return ChatResponse(message, finish_reason=finish_reason, usage=Usage(10, size, 10 + size), model=self.model, provider=self.provider)
 
 
 __all__ = ["FunctionLLM", "MockLLM", "RecordedCall", "ScriptedLLM", "stream_events", "text_response", "tool_call_response"]

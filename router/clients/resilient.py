@@ -187,7 +187,7 @@ class ResilientClient:
         A missing key of the chosen provider therefore surfaces when the client is
         called, as ``MissingAPIKeyError`` naming the variable.
         """
-        from router.clients.base import make_client
+        from router.clients.factory import make_client
 
         candidates = []
         for name, model_id in fallback_chain(config, provider, model, needs_tools=needs_tools, needs_streaming=needs_streaming):
