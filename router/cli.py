@@ -63,8 +63,8 @@ class Printer:
 
     def __call__(self, event: Any) -> None:
         kind = getattr(event, "kind", None)
-        if kind in ("text", "reasoning") and self.stream and not self.quiet:
-            if kind == "text":
+        if kind == "text" and self.stream and not self.quiet:
+            if not event.reasoning:
                 self.out.write(event.text)
                 self.out.flush()
                 self.streamed = True
@@ -79,7 +79,12 @@ class Printer:
             self.err.write(f"  <- {getattr(event, 'name', '?')}: {shown}\n")
         elif kind in ("notice", "mode", "route"):
             label = "note" if kind == "notice" else kind
-            text = getattr(event, "text", "")
+            if kind == "mode":
+                text = f"{event.mode}: {event.reason}"
+            elif kind == "route":
+                text = f"{event.provider}/{event.model}: {event.reason}"
+            else:
+                text = event.text
             self.shown.add(text)
             self.err.write(f"[{label}] {text}\n")
 
@@ -192,7 +197,7 @@ def main(argv: list[str] | None = None, *, stdin: TextIO | None = None, stdout: 
 
         router = Router.from_yaml(args.config)
         if args.provider is not None:
-            router.config.provider(args.provider)  # fail fast on a typo, before any routing
+            args.provider = router.resolve_provider(args.provider)  # names and aliases, as the library resolves them
         question = " ".join(args.question).strip()
         if not question:
             return _repl(router, args, printer, out, err, inp)

@@ -127,6 +127,8 @@ class LoopSettings(_Strict):
     max_repeats: int = Field(default=2, ge=1)
     max_continuations: int = Field(default=2, ge=0)
     max_result_chars: int = Field(default=8000, ge=100)
+    max_calls_per_turn: int = Field(default=32, ge=1, le=1000)
+    """Tool calls run in one turn; more get an error result each (a model asking for 3,000 at once)."""
 
 
 class RetrySettings(_Strict):

@@ -1,33 +1,32 @@
-"""The ``Router`` facade: route, choose a mode, call with retries/fallbacks, report honestly.
+"""The ``Router`` facade: route, choose a mode, plan who can answer, run, report honestly.
 
 Clients are injected (``Router(config, clients={"deepseek": ScriptedLLM(...)})``),
 in the way httpx takes a transport: the real ones are built from YAML only when
-nothing was injected for a provider.
+nothing was injected for a provider, and the Router closes what it built. The
+async methods are the implementation; ``ask`` / ``stream`` run them on the core
+loop (``router.aio``), so there is one copy of every behaviour.
 """
 
 from __future__ import annotations
 
+import asyncio
 import os
 import time
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
-from typing import Any
+from collections.abc import AsyncIterator, Callable, Iterator, Mapping, Sequence
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any
 
-from router.clients.base import LLMClient
-from router.config import RouterConfig, load_config
-from router.errors import MissingAPIKeyError, UsageError
-from router.types import Answer, Attempt, Usage
+from router.errors import UsageError
+from router.types import Answer, DoneEvent, Event, ModeEvent, NoticeEvent, RequestOptions, RouteEvent, Usage
 
-EventSink = Callable[[Any], None]
+if TYPE_CHECKING:
+    from router.clients.base import LLMClient
+    from router.clients.resilient import ResilientClient
+    from router.config import LoopSettings, RouterConfig
+    from router.routing.names import Route
+    from router.routing.plan import Plan
 
-
-@dataclass(frozen=True)
-class Plan:
-    """Who will be asked, in order, and what was skipped on the way (for the answer's record)."""
-
-    candidates: tuple[tuple[str, str], ...]
-    skipped: tuple[Attempt, ...]
-    notice: str | None = None
+EventSink = Callable[[Event], None]
 
 
 class Router:
@@ -37,90 +36,67 @@ class Router:
         clients: Mapping[str, LLMClient] | None = None,
         *,
         registry: Any = None,
-        sleep: Callable[[float], None] = time.sleep,
+        sleep: Callable[[float], Any] | None = None,
     ) -> None:
         from router.clients.resilient import CooldownTracker
+        from router.config import RouterConfig
         from router.loop.run import ProtocolMemory
 
+        if not isinstance(config, RouterConfig):
+            hint = " (use Router.from_yaml(path) to load a file)" if isinstance(config, (str, os.PathLike)) else ""
+            raise UsageError(f"Router() takes a RouterConfig, got {type(config).__name__}{hint}")
         self.config = config
-        self._clients: dict[str, LLMClient] = dict(clients or {})
+        self._clients: dict[str, LLMClient] = {}
+        for name, client in (clients or {}).items():
+            self._clients[self.resolve_provider(name)] = client
         self._built: dict[tuple[str, str], LLMClient] = {}
         self._registry = registry
-        self._sleep = sleep
+        self._sleep = sleep if sleep is not None else asyncio.sleep
         self._protocol_memory = ProtocolMemory()  # providers that refused native tools, for this Router
-        self._cooldowns = CooldownTracker(
-            config.retry.cooldown_s, config.retry.failures_before_cooldown, time.monotonic
-        )
+        self._cooldowns = CooldownTracker.from_settings(config.retry)
 
     @classmethod
     def from_yaml(cls, path: str | os.PathLike[str] | None = None, **kwargs: Any) -> Router:
+        from router.config import load_config
+
         return cls(load_config(path), **kwargs)
 
-    # -- planning ------------------------------------------------------------------------
+    # -- names, plan, clients --------------------------------------------------------------
 
-    def _available(self, provider: str) -> bool:
-        if provider in self._clients:
-            return True
-        cfg = self.config.provider(provider)
-        if cfg.client == "llama_cpp":
-            from router.clients.local_model import embedded_model_available
+    def resolve_provider(self, name: str) -> str:
+        """A provider name or alias -> the providers.yaml key (unknown: UsageError with a suggestion)."""
+        from router.routing.names import resolve_provider
 
-            return bool(cfg.default_model.model_path) or embedded_model_available()
-        return cfg.has_key()
+        return resolve_provider(self.config, name)
 
-    def _missing_keys(self, provider: str) -> list[tuple[str, str]]:
-        """(provider, variable) for the chosen provider and fallbacks that have no key."""
-        missing: list[tuple[str, str]] = []
-        for name in dict.fromkeys([provider, *self.config.fallbacks]):
-            cfg = self.config.provider(name)
-            if name not in self._clients and cfg.api_key_env and not cfg.has_key():
-                missing.append((name, cfg.api_key_env))
-        return missing
+    def route(self, question: str, *, provider: str | None = None, model: str | None = None) -> Route:
+        from router.routing.names import route_model
 
-    def plan(self, provider: str, model: str, *, needs_tools: bool, explicit: bool) -> Plan:
-        """The fallback chain for one question, keeping only providers we can actually call.
+        if model is not None and model.strip().lower() == "auto":
+            model = None  # the automatic choice: today the route's (or default) model
+        if provider is None and model is not None and "/" in model:
+            head, _, tail = model.partition("/")
+            try:
+                provider, model = self.resolve_provider(head), tail  # "provider/model", as the server accepts
+            except UsageError:
+                pass  # a model id that contains a slash (litellm style): leave it whole
+        elif provider is None and model is not None and self._is_provider(model):
+            provider, model = self.resolve_provider(model), None  # a provider name or alias in the model field
+        if provider is not None:
+            provider = self.resolve_provider(provider)
+        return route_model(question, self.config, provider=provider, model=model)
 
-        A provider the user named explicitly is never silently replaced when its key is
-        missing: that is an error naming the variable. A default provider without a key
-        is skipped (and recorded) in favour of the next one in ``fallbacks``; with no key
-        anywhere the embedded model answers, if installed, and the plan says so.
-        """
-        from router.clients.resilient import fallback_chain
+    def _is_provider(self, name: str) -> bool:
+        try:
+            self.resolve_provider(name)
+        except UsageError:
+            return False
+        return True
 
-        chosen = self.config.provider(provider)
-        if explicit and not self._available(provider) and chosen.api_key_env:
-            raise MissingAPIKeyError(provider, chosen.api_key_env)
-        candidates: list[tuple[str, str]] = []
-        skipped: list[Attempt] = []
-        for name, model_id in fallback_chain(self.config, provider, model, needs_tools=needs_tools):
-            cfg = self.config.provider(name)
-            resolved = model_id or cfg.default_model.id
-            if self._available(name):
-                candidates.append((name, resolved))
-            elif cfg.api_key_env:
-                skipped.append(Attempt(name, resolved, ok=False, error_kind="no_key", error=f"{cfg.api_key_env} is not set"))
-            else:
-                skipped.append(Attempt(name, resolved, ok=False, error_kind="not_installed", error="local model not installed"))
-        missing = self._missing_keys(provider)
-        if not candidates:
-            embedded = self._embedded_fallback()
-            if embedded is None:
-                raise MissingAPIKeyError(provider, chosen.api_key_env or "")
-            candidates.append(embedded)
-        first = self.config.provider(candidates[0][0])
-        notice = None
-        if missing and first.client == "llama_cpp":
-            from router.clients.local_model import embedded_notice
+    def plan(self, route: Route, *, needs_tools: bool) -> Plan:
+        from router.routing.plan import plan
 
-            notice = embedded_notice(missing, *candidates[0])
-        return Plan(tuple(candidates), tuple(skipped), notice=notice)
-
-    def _embedded_fallback(self) -> tuple[str, str] | None:
-        """With no key anywhere, an installed embedded model answers even if not in fallbacks."""
-        for name, cfg in self.config.providers.items():
-            if cfg.client == "llama_cpp" and self._available(name):
-                return name, cfg.default_model.id
-        return None
+        return plan(self.config, route, needs_tools=needs_tools, injected=self._clients)
 
     def client_for(self, provider: str, model: str) -> LLMClient:
         if provider in self._clients:
@@ -132,22 +108,48 @@ class Router:
             self._built[key] = make_client(self.config, provider, model)
         return self._built[key]
 
-    def _resilient(self, plan: Plan) -> LLMClient:
+    def _chain(self, plan: Plan, on_event: EventSink | None) -> ResilientClient:
         from router.clients.resilient import Candidate, LazyClient, ResilientClient
 
-        def lazy(name: str, model: str) -> LLMClient:
-            if name in self._clients:
-                return self._clients[name]
-            return LazyClient(lambda: self.client_for(name, model), label=f"{name}/{model}")
+        def client(provider: str, model: str) -> LLMClient:
+            if provider in self._clients:
+                return self._clients[provider]
+            return LazyClient(lambda: self.client_for(provider, model), provider, model)
 
         candidates = [
-            Candidate(name, model, lazy(name, model), self.config.provider(name).max_retries) for name, model in plan.candidates
+            Candidate(c.provider, c.model_id, client(c.provider, c.model_id), c.settings.max_retries) for c in plan.candidates
         ]
-        return ResilientClient(candidates, retry=self.config.retry, sleep=self._sleep, cooldowns=self._cooldowns)
+        notify = (lambda text: on_event(NoticeEvent(text))) if on_event is not None else None
+        return ResilientClient(candidates, retry=self.config.retry, sleep=self._sleep, cooldowns=self._cooldowns, notify=notify)
+
+    # -- lifetime -------------------------------------------------------------------------
+
+    async def aclose(self) -> None:
+        """Close the clients this Router built (injected ones belong to the caller)."""
+        built, self._built = list(self._built.values()), {}
+        for client in built:
+            await client.aclose()
+
+    def close(self) -> None:
+        from router.aio import run_sync
+
+        run_sync(self.aclose())
+
+    def __enter__(self) -> Router:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    async def __aenter__(self) -> Router:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.aclose()
 
     # -- asking --------------------------------------------------------------------------
 
-    def ask(
+    async def aask(
         self,
         question: str,
         *,
@@ -158,97 +160,196 @@ class Router:
         history: Sequence[Mapping[str, Any]] | None = None,
         on_event: EventSink | None = None,
         max_steps: int | None = None,
-        **options: Any,
+        loop: LoopSettings | None = None,
+        options: RequestOptions | None = None,
     ) -> Answer:
-        """Answer one question. ``on_event`` sees tool calls as they happen and, with
-        ``stream=True``, the text deltas of the answer."""
-        from router.modes.run import MODES, run_mode
+        """Answer one question. ``on_event`` sees notices, the mode, the route, tool calls
+        as they happen and, with ``stream=True``, the text deltas of the answer."""
+        from router.modes.run import MODES, arun_mode
         from router.modes.select import select_mode
-        from router.routing.names import route_model
 
-        if not question or not question.strip():
+        if not isinstance(question, str):
+            raise UsageError(f"the question must be a string, got {type(question).__name__}")
+        if not question.strip():
             raise UsageError("the question is empty")
+        if max_steps is not None and (isinstance(max_steps, bool) or not isinstance(max_steps, int)):
+            raise UsageError(f"max_steps must be a whole number, got {max_steps!r}")
+        if mode == "auto":
+            mode = None
+        if mode is not None and mode not in MODES:
+            raise UsageError(f"unknown mode {mode!r} (choose from auto, {', '.join(MODES)})")
+        emit = on_event or (lambda event: None)
         started = time.perf_counter()
-        route = route_model(question, self.config, provider=provider, model=model)
-        explicit = route.explicit
-        config = self.config
-        if max_steps is not None:
-            config = config.model_copy(update={"loop": config.loop.model_copy(update={"max_steps": max_steps})})
-
+        route = self.route(question, provider=provider, model=model)
         if mode is not None:
-            if mode not in MODES:
-                raise UsageError(f"unknown mode {mode!r} (choose from {', '.join(MODES)})")
             chosen_mode, mode_reason = mode, "requested"
         else:
             selector_llm = None
-            if config.modes.selector != "local":
-                selector_llm = self._resilient(self.plan(route.provider, route.model, needs_tools=False, explicit=explicit))
-            choice = select_mode(question, llm=selector_llm, config=config)
+            if self.config.modes.selector != "local":
+                selector_llm = self._chain(self.plan(route, needs_tools=False), on_event)
+            choice = await asyncio.to_thread(select_mode, question, selector_llm, self.config) if selector_llm else select_mode(
+                question, None, self.config
+            )
             chosen_mode = choice.mode
             mode_reason = f"{choice.reason} (confidence {choice.confidence:.2f}, {choice.source})"
 
-        plan = self.plan(route.provider, route.model, needs_tools=chosen_mode == "react", explicit=explicit)
-        llm = self._resilient(plan)
-        first_provider = plan.candidates[0][0]
-        capabilities = config.provider(first_provider).capabilities_for(plan.candidates[0][1])
-        if on_event is not None:
-            if plan.notice:
-                on_event(Notice(plan.notice))
-            on_event(Notice(f"{chosen_mode}: {mode_reason}", kind="mode"))
-            on_event(Notice(f"{plan.candidates[0][0]}/{plan.candidates[0][1]}: {_route_line(route, plan)}", kind="route"))
-        result = run_mode(
+        from router.loop.run import loop_settings
+
+        settings = loop_settings(loop or self.config.loop, max_steps=max_steps)
+        plan = self.plan(route, needs_tools=chosen_mode == "react")
+        first = plan.first
+        if plan.notice:
+            emit(NoticeEvent(plan.notice))
+        emit(ModeEvent(chosen_mode, mode_reason))
+        emit(RouteEvent(first.provider, first.model_id, _route_line(route, plan)))
+        capabilities = first.settings.capabilities_for(first.model_id)
+        result = await arun_mode(
             chosen_mode,
             question,
-            llm,
-            config=config,
+            self._chain(plan, on_event),
+            config=self.config,
             registry=self._registry,
             history=list(history or []),
             on_event=on_event,
-            provider=first_provider,
             protocol="auto" if capabilities.tools else "text",  # auto: native until the server refuses tools
             protocol_memory=self._protocol_memory,
             stream=stream,
-            **options,
+            loop=settings,
+            options=options,
         )
-        attempts = (*plan.skipped, *result.attempts)
+        return self._finish(result, plan, route, started, mode=chosen_mode, mode_reason=mode_reason)
+
+    def ask(self, question: str, **kwargs: Any) -> Answer:
+        """The sync face of ``aask`` (same arguments)."""
+        from router.aio import run_sync
+
+        return run_sync(self.aask(question, **kwargs))
+
+    async def astream(self, question: str, **kwargs: Any) -> AsyncIterator[Event]:
+        """``aask`` as a stream of events; the last one is ``DoneEvent(answer)``."""
+        async for event in _events(lambda sink: self.aask(question, stream=True, on_event=sink, **kwargs)):
+            yield event
+
+    def stream(self, question: str, **kwargs: Any) -> Iterator[Event]:
+        from router.aio import iterate_sync
+
+        return iterate_sync(self.astream(question, **kwargs))
+
+    # -- direct completions (the gateway) ---------------------------------------------------
+
+    async def achat(
+        self,
+        messages: list[dict[str, Any]],
+        *,
+        tools: list[dict[str, Any]] | None = None,
+        provider: str | None = None,
+        model: str | None = None,
+        options: RequestOptions | None = None,
+        on_event: EventSink | None = None,
+        stream: bool = False,
+    ) -> Answer:
+        """One routed completion through the fallback chain: no loop, no tool run.
+
+        The caller's ``tools`` are offered as they are and the model's tool_calls come
+        back verbatim in ``Answer.tool_calls`` (the server's transparent gateway).
+        """
+        from router.loop.chain import validate_messages
+
+        problems = validate_messages(messages)
+        if problems:
+            from router.errors import MessageChainError
+
+            raise MessageChainError(problems)
+        started = time.perf_counter()
+        question = next((str(m.get("content") or "") for m in reversed(messages) if m.get("role") == "user"), "")
+        route = self.route(question, provider=provider, model=model)
+        plan = self.plan(route, needs_tools=bool(tools))
+        chain = self._chain(plan, on_event)
+        if stream:
+            response = None
+            async for event in chain.astream(messages, tools=tools, options=options):
+                if event.kind == "done":
+                    response = event.response
+                elif event.kind in ("text", "reasoning") and event.text and on_event is not None:
+                    from router.types import TextEvent
+
+                    on_event(TextEvent(event.text, reasoning=event.kind == "reasoning"))
+            assert response is not None  # the chain raises when a stream ends without done
+        else:
+            response = await chain.achat(messages, tools=tools, options=options)
+        message = response.message
+        result = Answer(
+            text=message.content or message.refusal or "",
+            mode="direct",
+            provider="",
+            model="",
+            steps=1,
+            usage=response.usage,
+            attempts=response.attempts,
+            messages=(*messages, message.to_dict()),
+            finish_reason=response.finish_reason or "stop",
+            tool_calls=message.tool_calls,
+            reasoning_content=message.reasoning_content,
+        )
+        return self._finish(result, plan, route, started, mode="direct", mode_reason="direct completion")
+
+    async def astream_chat(self, messages: list[dict[str, Any]], **kwargs: Any) -> AsyncIterator[Event]:
+        """``achat`` as events: text deltas, one ToolCallEvent per complete call, then ``DoneEvent``."""
+        from router.types import ToolCallEvent
+
+        async for event in _events(lambda sink: self.achat(messages, stream=True, on_event=sink, **kwargs)):
+            if isinstance(event, DoneEvent):
+                for call in event.answer.tool_calls:
+                    yield ToolCallEvent(call.name, call.id, call.arguments)
+            yield event
+
+    def models(self) -> list[tuple[str, str]]:
+        """(id, owned_by) for /v1/models: ``auto``, then every provider/model."""
+        out = [("auto", "router")]
+        for name, settings in self.config.providers.items():
+            out.extend((f"{name}/{m.id}", name) for m in settings.models)
+        return out
+
+    # -- reporting ------------------------------------------------------------------------
+
+    def _finish(self, result: Answer, plan: Plan, route: Route, started: float, *, mode: str, mode_reason: str) -> Answer:
         answered = next((a for a in reversed(result.attempts) if a.ok), None)
-        answered_provider = answered.provider if answered else first_provider
-        answered_model = answered.model if answered else plan.candidates[0][1]
-        warnings = list(_warnings(chosen_mode, result, config, answered_provider, answered_model))
+        provider = answered.provider if answered else plan.first.provider
+        model = answered.model if answered else plan.first.model_id
+        warnings = _warnings(mode, result, self.config, provider, model)
         if plan.notice:
             warnings.insert(0, plan.notice)
-        return Answer(
-            text=result.text,
-            mode=chosen_mode,
-            provider=answered_provider,
-            model=answered_model,
+        return replace(
+            result,
+            mode=mode,
+            provider=provider,
+            model=model,
             route_reason=route.reason,
             mode_reason=mode_reason,
-            tool_records=tuple(result.tool_records),
-            grounded=result.grounded,
-            steps=result.steps,
-            usage=result.usage,
-            cost=_cost(config, answered_provider, answered_model, result.usage),
+            cost=_cost(self.config, provider, model, result.usage),
             latency_s=round(time.perf_counter() - started, 4),
-            attempts=tuple(attempts),
-            stopped_reason=result.stopped_reason,
+            attempts=(*plan.skipped, *result.attempts),
             warnings=tuple(warnings),
-            stages=dict(result.stages),
-            messages=tuple(result.messages),
         )
 
 
-@dataclass(frozen=True)
-class Notice:
-    """An event for UIs: something the user should read before the answer."""
+async def _events(run: Callable[[EventSink], Any]) -> AsyncIterator[Event]:
+    """Runs ``run(sink)`` as a task and yields what it emits, then ``DoneEvent``; errors re-raise here."""
+    queue: asyncio.Queue[Event | None] = asyncio.Queue()
+    task = asyncio.ensure_future(run(queue.put_nowait))
+    task.add_done_callback(lambda _: queue.put_nowait(None))
+    try:
+        while (event := await queue.get()) is not None:
+            yield event
+        yield DoneEvent(task.result())
+    finally:
+        if not task.done():
+            task.cancel()
 
-    text: str
-    kind: str = "notice"
 
-
-def _route_line(route: Any, plan: Plan) -> str:
+def _route_line(route: Route, plan: Plan) -> str:
     """Why this provider: the routing reason, or why the routed provider was passed over."""
-    first = plan.candidates[0][0]
+    first = plan.first.provider
     if first == route.provider:
         return route.reason
     passed = next((a for a in plan.skipped if a.provider == route.provider), None)
@@ -256,7 +357,7 @@ def _route_line(route: Any, plan: Plan) -> str:
     return f"{route.reason} was {route.provider} ({why}); next in fallbacks"
 
 
-def _warnings(mode: str, result: Any, config: RouterConfig, provider: str, model: str) -> list[str]:
+def _warnings(mode: str, result: Answer, config: RouterConfig, provider: str, model: str) -> list[str]:
     out: list[str] = []
     if mode == "react" and not result.tool_records:
         out.append("react answer produced without any tool call: it may be guessed, not looked up")
@@ -264,6 +365,8 @@ def _warnings(mode: str, result: Any, config: RouterConfig, provider: str, model
         out.append("no tool call succeeded: the answer is not grounded in tool results")
     if result.stopped_reason not in ("answer", "stop"):
         out.append(f"the loop stopped early ({result.stopped_reason}); the answer is a best effort")
+    if result.finish_reason == "content_filter":
+        out.append("the provider's content filter cut or changed this answer")
     if provider in config.providers and config.provider(provider).small_model:
         out.append(f"answered by a small local model ({provider}/{model}): expect low quality")
     return out
@@ -289,4 +392,4 @@ def ask(question: str, **kwargs: Any) -> Answer:
     return _default_router.ask(question, **kwargs)
 
 
-__all__ = ["Notice", "Plan", "Router", "ask"]
+__all__ = ["Router", "ask"]

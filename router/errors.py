@@ -64,11 +64,14 @@ class ConfigError(RouterError):
 class MissingAPIKeyError(ConfigError):
     """Raised only when a provider is about to be called, never at load time."""
 
-    def __init__(self, provider: str, env_var: str) -> None:
+    def __init__(self, provider: str, env_var: str, *, also: tuple[str, ...] = ()) -> None:
         self.provider = provider
         self.env_var = env_var
+        self.also = also
+        others = [name for name in dict.fromkeys(also) if name != env_var]
+        fallback = f" or, for a fallback, {' / '.join(others)}" if others else ""
         super().__init__(
-            f"provider {provider!r} needs an API key: set the environment variable {env_var} "
+            f"provider {provider!r} needs an API key: set the environment variable {env_var}{fallback} "
             f"(or try --provider mock)"
         )
 

@@ -182,19 +182,6 @@ StoppedReason = Literal[
 
 
 @dataclass(frozen=True)
-class LoopResult:
-    answer: str
-    tool_records: tuple[ToolRecord, ...]
-    messages: tuple[dict[str, Any], ...]
-    steps: int
-    stopped_reason: str
-    usage: Usage = field(default_factory=Usage)
-    grounded: bool = False
-    protocol: Literal["native", "text"] = "native"
-    attempts: tuple[Attempt, ...] = ()
-
-
-@dataclass(frozen=True)
 class Answer:
     """The result of ``Router.ask``: the text plus everything needed to trust it."""
 
@@ -216,15 +203,26 @@ class Answer:
     stages: dict[str, str] = field(default_factory=dict)
     messages: tuple[dict[str, Any], ...] = ()
     finish_reason: str = "stop"
+    protocol: str = "native"
+    """How tools were offered: native function calling or the text ReAct protocol."""
     tool_calls: tuple[ToolCall, ...] = ()
     """Calls the model asked for and nobody ran: only when the caller brought its own tools (gateway)."""
     reasoning_content: str | None = None
+
+    @property
+    def answer(self) -> str:
+        """The text, under the name the loop's result used to have."""
+        return self.text
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
 
     def to_json(self) -> str:
         return json.dumps(self.to_dict(), ensure_ascii=False, indent=2)
+
+
+LoopResult = Answer
+"""The loop fills the same result type as the modes and ``Router.ask`` (old name kept)."""
 
 
 # --- the one event union UIs see (CLI printer, server SSE, on_event callbacks) ---------------

@@ -191,7 +191,7 @@ def test_text_errors_become_observations(reply: str, observation: str) -> None:
 
 
 def test_text_max_steps() -> None:
-    replies = [text_response(f'Action: add\nAction Input: {{"a": {i}, "b": 0}}') for i in range(2)]
+    replies = [text_response(f'Action: add\nAction Input: {{"a": {i}, "b": 0}}') for i in range(3)]
     llm, result = run_text([*replies, text_response("Thought: ok\nFinal Answer: about 1")], max_steps=2)
     assert result.stopped_reason == "max_steps"
     assert result.answer.startswith("about 1\n\n[注意")

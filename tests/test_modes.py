@@ -10,9 +10,10 @@ import pytest
 from router.clients.mock import ScriptedLLM, text_response, tool_call_response
 from router.config import RouterConfig, parse_config
 from router.errors import UsageError
+from router.loop.run import loop_settings
 from router.modes.prompts import DEFAULT_FEW_SHOT_EXAMPLES, PROMPTS, detect_language
 from router.modes.run import MODES, ModeResult, run_mode
-from router.types import Attempt, ChatResponse, StreamEvent, Usage
+from router.types import Attempt, ChatResponse, RequestOptions, TextEvent, Usage
 
 REPO = Path(__file__).resolve().parent.parent
 YAML_TEXT = (REPO / "providers.yaml").read_text(encoding="utf-8")
@@ -59,6 +60,8 @@ def test_cot_sends_the_step_by_step_prompt_in_chinese(config: RouterConfig) -> N
     assert result == ModeResult(
         text="答案是 12",
         mode="cot",
+        provider="",
+        model="",
         steps=1,
         usage=Usage(10, 10, 20),
         stopped_reason="answer",
@@ -69,12 +72,12 @@ def test_cot_sends_the_step_by_step_prompt_in_chinese(config: RouterConfig) -> N
 
 def test_cot_in_english_and_options_reach_the_client(config: RouterConfig) -> None:
     llm = ScriptedLLM([_reply("42")])
-    run_mode("cot", "Why is 6 * 7 = 42?", llm, config=config, temperature=0.2)
+    run_mode("cot", "Why is 6 * 7 = 42?", llm, config=config, options=RequestOptions(temperature=0.2))
     assert llm.calls[0].messages == [
         {"role": "system", "content": "You are a careful, rigorous reasoning assistant."},
         {"role": "user", "content": "Think step by step, then give the answer.\nQuestion: Why is 6 * 7 = 42?"},
     ]
-    assert llm.calls[0].options == {"temperature": 0.2}
+    assert llm.calls[0].options == RequestOptions(temperature=0.2)
 
 
 def test_language_can_be_forced(config: RouterConfig) -> None:
@@ -199,7 +202,7 @@ def test_streaming_forwards_deltas_and_matches_the_text(config: RouterConfig) ->
     events: list[Any] = []
     llm = ScriptedLLM([_reply("first stage " * 3), _reply("second"), _reply("third")])
     result = run_mode("tot", "Which plan is best?", llm, config=config, stream=True, on_event=events.append)
-    assert all(isinstance(e, StreamEvent) and e.kind == "text" for e in events)
+    assert all(isinstance(e, TextEvent) and not e.reasoning for e in events)
     assert "".join(e.text for e in events) == result.text
     assert len(events) > 6  # headers plus several deltas per stage
 
@@ -226,7 +229,7 @@ def test_react_runs_the_tool_loop_and_records_the_tools(config: RouterConfig) ->
     llm = ScriptedLLM([tool_call_response(("get_weather", {"city": "北京"})), _reply("北京今天晴，25°C")])
     events: list[Any] = []
     result = run_mode(
-        "react", "今天北京天气怎么样", llm, config=config, registry=_registry(), provider="mock", on_event=events.append
+        "react", "今天北京天气怎么样", llm, config=config, registry=_registry(), on_event=events.append
     )
     assert result.mode == "react"
     assert result.text == "北京今天晴，25°C"
@@ -246,25 +249,24 @@ def test_react_runs_the_tool_loop_and_records_the_tools(config: RouterConfig) ->
 
 
 def test_react_uses_config_loop_limits_unless_overridden(config: RouterConfig) -> None:
-    # two tool steps, then the loop's forced tool-less request gets the final answer
-    looping = [tool_call_response(("get_weather", {"city": f"c{i}"})) for i in range(2)]
+    # two tool steps; the model still wants a third, so the forced tool-less request gets the final answer
+    looping = [tool_call_response(("get_weather", {"city": f"c{i}"})) for i in range(3)]
     llm = ScriptedLLM([*looping, _reply("best effort")])
-    result = run_mode("react", "weather?", llm, config=config, registry=_registry(), max_steps=2)
+    result = run_mode("react", "weather?", llm, config=config, registry=_registry(), loop=loop_settings(config.loop, max_steps=2))
     assert result.stopped_reason == "max_steps"
     assert len(result.tool_records) == 2
     assert "best effort" in result.text
 
     one_step = parse_config(YAML_TEXT.replace("max_steps: 8", "max_steps: 1", 1), "one.yaml")
-    llm = ScriptedLLM([tool_call_response(("get_weather", {"city": "x"})), _reply("from config")])
+    llm = ScriptedLLM([tool_call_response(("get_weather", {"city": "x"})), tool_call_response(("get_weather", {"city": "y"})), _reply("from config")])
     result = run_mode("react", "weather?", llm, config=one_step, registry=_registry())
     assert (result.stopped_reason, len(result.tool_records)) == ("max_steps", 1)
 
 
-def test_react_streaming_sends_the_answer_once(config: RouterConfig) -> None:
-    llm = ScriptedLLM([_reply("no tools needed")])
+def test_react_streams_its_answer_as_it_comes(config: RouterConfig) -> None:
+    llm = ScriptedLLM([_reply("no tools needed, the answer streams in pieces")])
     events: list[Any] = []
     result = run_mode("react", "hi", llm, config=config, registry=_registry(), stream=True, on_event=events.append)
-    texts = [e.text for e in events if isinstance(e, StreamEvent) and e.kind == "text"]
-    assert texts == [result.text]
+    texts = [e.text for e in events if isinstance(e, TextEvent)]
+    assert len(texts) > 1 and "".join(texts) == result.text
     assert result.tool_records == () and result.grounded is False
-    assert "stream" not in llm.calls[0].options

@@ -1,16 +1,16 @@
-"""ResilientClient, CooldownTracker and fallback_chain with scripted clients (no network)."""
+"""ResilientClient, CooldownTracker and the planner with scripted clients (no network)."""
 
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
+from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
 
-from router.clients.base import LLMClient
+from router.clients.base import LLMClient, SyncClient
 from router.clients.mock import MockLLM, ScriptedLLM, text_response
-from router.clients.resilient import Candidate, CooldownTracker, LazyClient, ResilientClient, fallback_chain, summarize
+from router.clients.resilient import Candidate, CooldownTracker, LazyClient, ResilientClient, summarize
 from router.config import RetrySettings, parse_config
 from router.errors import (
     AllProvidersFailedError,
@@ -24,7 +24,9 @@ from router.errors import (
     ScriptExhaustedError,
     ToolsUnsupportedError,
 )
-from router.types import Attempt, StreamEvent
+from router.routing.names import Route
+from router.routing.plan import plan
+from router.types import Attempt, RequestOptions, StreamEvent
 
 Q = [{"role": "user", "content": "hi"}]
 SETTINGS = RetrySettings(max_wait_s=8.0, cooldown_s=60.0, failures_before_cooldown=100)
@@ -41,7 +43,11 @@ class Clock:
 def chain(*candidates: Candidate, waits: list[float] | None = None, **kwargs: Any) -> ResilientClient:
     kwargs.setdefault("retry", SETTINGS)
     sink = waits if waits is not None else []
-    return ResilientClient(list(candidates), sleep=sink.append, base_delay_s=1.0, rng=random.Random(7), **kwargs)
+
+    async def sleep(seconds: float) -> None:
+        sink.append(seconds)
+
+    return ResilientClient(list(candidates), sleep=sleep, base_delay_s=1.0, rng=random.Random(7), **kwargs)
 
 
 def unavailable() -> ProviderUnavailableError:
@@ -108,7 +114,7 @@ def test_all_failing_raises_with_every_attempt_and_a_one_line_summary() -> None:
     with pytest.raises(AllProvidersFailedError) as caught:
         chain(Candidate("a", "m1", first, max_retries=1), Candidate("b", "m2", second)).chat(Q)
     error = caught.value
-    assert str(error) == "all providers failed: a/m1: unavailable x2; b/m2: auth"
+    assert str(error) == "all providers failed: a/m1: unavailable: HTTP 503: busy x2; b/m2: auth: HTTP 401"
     assert [a.error_kind for a in error.attempts] == ["unavailable", "unavailable", "auth"]
     assert error.attempts[0].wait_s > 0 and error.attempts[1].wait_s == 0
     assert isinstance(error.__cause__, AuthenticationError)
@@ -117,9 +123,10 @@ def test_all_failing_raises_with_every_attempt_and_a_one_line_summary() -> None:
 
 def test_options_and_tools_reach_the_client() -> None:
     script = ScriptedLLM([text_response("ok")])
-    chain(Candidate("a", "m", script)).chat(Q, tools=[{"type": "function", "function": {"name": "f"}}], temperature=0)
-    assert script.calls[0].tools == [{"type": "function", "function": {"name": "f"}}]
-    assert script.calls[0].options == {"temperature": 0}
+    tools = [{"type": "function", "function": {"name": "f"}}]
+    chain(Candidate("a", "m", script)).chat(Q, tools=tools, options=RequestOptions(temperature=0))
+    assert script.calls[0].tools == tools
+    assert script.calls[0].options == RequestOptions(temperature=0)
 
 
 def test_resilient_client_is_an_llm_client() -> None:
@@ -187,14 +194,13 @@ def test_summarize_handles_no_attempts() -> None:
 # --- streaming -------------------------------------------------------------------------------
 
 
-class BreaksAfterFirstEvent:
+class BreaksAfterFirstEvent(SyncClient):
+    provider, model = "a", "m"
+
     def __init__(self) -> None:
         self.calls = 0
 
-    def chat(self, messages: list[dict[str, Any]], *, tools: Any = None, **options: Any) -> Any:
-        raise NotImplementedError
-
-    def stream(self, messages: list[dict[str, Any]], *, tools: Any = None, **options: Any) -> Iterator[StreamEvent]:
+    async def astream(self, messages: list[dict[str, Any]], *, tools: Any = None, options: Any = None) -> AsyncIterator[StreamEvent]:
         self.calls += 1
         yield StreamEvent("text", text="partial ")
         raise ProviderUnavailableError("stream cut")
@@ -261,32 +267,49 @@ def config(monkeypatch: pytest.MonkeyPatch) -> Any:
     return parse_config(CONFIG, "resilience.yaml")
 
 
-def test_fallback_chain_order_and_filters(config: Any) -> None:
-    # alpha has no key, nokey neither, beta appears twice: each is skipped
-    assert fallback_chain(config, "beta", "beta-1") == [("beta", "beta-1"), ("notools", None), ("mock", None)]
-    assert fallback_chain(config, "mock", needs_tools=True) == [("mock", None), ("beta", None)]
-    assert fallback_chain(config, "mock", needs_streaming=True) == [("mock", None), ("beta", None)]
-    # the chosen provider stays even without a key: calling it must name the missing variable
-    assert fallback_chain(config, "alpha")[0] == ("alpha", None)
+def route(provider: str, explicit: bool = False, model: str | None = None) -> Route:
+    return Route(provider, model or "", "test", explicit=explicit)
 
 
-def test_missing_key_of_the_chosen_provider_is_raised_on_call(config: Any) -> None:
-    client = ResilientClient.from_config(config, "alpha", sleep=lambda _s: None)
-    assert [c.provider for c in client.candidates] == ["alpha", "beta", "notools", "mock"]
+def test_plan_records_every_provider_it_passes_over(config: Any) -> None:
+    # alpha (default) has no key, nokey neither, beta appears twice: each skip is recorded once, with its reason
+    planned = plan(config, route("alpha"), embedded_available=lambda: False)
+    assert [(c.provider, c.model_id) for c in planned.candidates] == [("beta", "beta-2"), ("notools", "plain"), ("mock", "mock-model")]
+    assert [(a.provider, a.error_kind, a.error) for a in planned.skipped] == [
+        ("alpha", "no_key", "RESILIENCE_TEST_ALPHA_KEY is not set"),
+        ("nokey", "no_key", "RESILIENCE_TEST_UNSET_KEY is not set"),
+    ]
+    assert planned.candidates[0].settings.max_retries == 2 and planned.candidates[0].model.id == "beta-2"
+
+
+def test_plan_for_react_skips_fallbacks_without_tools_and_says_so(config: Any) -> None:
+    planned = plan(config, route("mock"), needs_tools=True, embedded_available=lambda: False)
+    assert [c.provider for c in planned.candidates] == ["mock", "beta"]
+    assert ("notools", "capability") in [(a.provider, a.error_kind) for a in planned.skipped]
+
+
+def test_an_explicit_provider_without_a_key_is_an_error_naming_every_variable(config: Any) -> None:
     with pytest.raises(MissingAPIKeyError) as caught:
-        client.chat(Q)
+        plan(config, route("alpha", explicit=True), embedded_available=lambda: False)
     assert "RESILIENCE_TEST_ALPHA_KEY" in str(caught.value)
 
 
-def test_from_config_builds_fallbacks_lazily_and_uses_their_settings(config: Any) -> None:
-    client = ResilientClient.from_config(config, "mock", needs_tools=True)
-    assert [(c.provider, c.model, c.max_retries) for c in client.candidates] == [("mock", "mock-model", 2), ("beta", "beta-2", 2)]
-    assert all(isinstance(c.client, LazyClient) for c in client.candidates)
-    assert "unbuilt" not in repr(client.candidates[1].client)
-    assert "beta-key-value-123" not in repr(client)
+def test_injected_clients_count_as_available(config: Any) -> None:
+    planned = plan(config, route("alpha", explicit=True, model="alpha-1"), injected={"alpha"}, embedded_available=lambda: False)
+    assert (planned.first.provider, planned.first.model_id) == ("alpha", "alpha-1")
+
+
+def test_lazy_fallbacks_are_built_only_when_needed() -> None:
+    built: list[str] = []
+
+    def factory() -> LLMClient:
+        built.append("b")
+        return ScriptedLLM([text_response("b")])
+
+    client = chain(Candidate("a", "m", MockLLM()), Candidate("b", "m", LazyClient(factory, "b", "m")))
     response = client.chat([{"role": "user", "content": "hello"}])
-    assert response.provider == "mock" and response.attempts == (Attempt("mock", "mock-model", ok=True, latency_s=response.attempts[0].latency_s),)
-    assert "OpenAI" not in repr(client.candidates[1].client)  # the fallback was never needed, never built
+    assert response.provider == "a" and response.attempts == (Attempt("a", "m", ok=True, latency_s=response.attempts[0].latency_s),)
+    assert built == [] and "built" not in repr(client.candidates[1].client)
 
 
 def test_a_fallback_that_cannot_be_built_is_recorded_and_skipped() -> None:
@@ -295,9 +318,33 @@ def test_a_fallback_that_cannot_be_built_is_recorded_and_skipped() -> None:
 
     client = chain(
         Candidate("a", "m", ScriptedLLM([unavailable()]), max_retries=0),
-        Candidate("b", "m", LazyClient(no_key)),
+        Candidate("b", "m", LazyClient(no_key, "b", "m")),
         Candidate("c", "m", ScriptedLLM([text_response("c")])),
     )
     response = client.chat(Q)
-    assert response.provider == "scripted" and response.message.content == "c"
+    assert response.provider == "c" and response.message.content == "c"
     assert [a.error_kind for a in response.attempts] == ["unavailable", "config", None]
+
+
+def test_an_empty_reply_is_a_failed_attempt_that_falls_back() -> None:
+    client = chain(Candidate("a", "m", ScriptedLLM([text_response(""), text_response("  ")]), max_retries=0),
+                   Candidate("b", "m", ScriptedLLM([text_response("real answer")])))  # fmt: skip
+    response = client.chat(Q)
+    assert response.message.content == "real answer"
+    assert [(a.provider, a.error_kind) for a in response.attempts] == [("a", "malformed"), ("b", None)]
+
+
+def test_a_429_beyond_the_wait_cap_falls_back_at_once() -> None:
+    waits: list[float] = []
+    first = ScriptedLLM([RateLimitError("HTTP 429: slow down", retry_after=3600.0), text_response("never")])
+    client = chain(Candidate("a", "m", first, max_retries=3), Candidate("b", "m", ScriptedLLM([text_response("b")])), waits=waits)
+    assert client.chat(Q).message.content == "b"
+    assert waits == [] and len(first.calls) == 1
+
+
+def test_retries_are_announced_with_the_providers_reason() -> None:
+    notes: list[str] = []
+    client = chain(Candidate("a", "m", ScriptedLLM([RateLimitError("HTTP 429: slow down", provider="a", retry_after=2.0), text_response("ok")])),
+                   notify=notes.append)  # fmt: skip
+    client.chat(Q)
+    assert notes == ["a: rate_limit: HTTP 429: slow down; retrying in 2.0 s"]

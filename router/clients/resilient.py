@@ -1,12 +1,14 @@
-"""Retries, fallbacks and cooldowns around any ``LLMClient``.
+"""Executing a chain of candidates: retries, fallbacks and cooldowns around any ``LLMClient``.
 
 ``ResilientClient`` is itself an ``LLMClient``: the loop never knows whether it
-talks to one provider or a chain. Per candidate, tenacity retries transient
-failures (429 honouring Retry-After, 5xx / connection, timeouts, unreadable
-replies) with capped exponential backoff and jitter; auth and bad-request errors
-are never retried but do move on to the next candidate. ``ToolsUnsupportedError``
-stops everything at once: the caller downgrades to a text tool protocol, which
-is cheaper and more faithful than silently switching provider.
+talks to one provider or a chain. It reads no configuration: who is in the chain,
+in which order, was decided by ``router.routing.plan``. Per candidate it retries
+transient failures (429 honouring Retry-After, 5xx / connection, timeouts,
+unreadable or empty replies) with capped exponential backoff and jitter; auth and
+bad-request errors are never retried but move on to the next candidate, and a 429
+whose Retry-After exceeds the wait cap moves on at once. ``ToolsUnsupportedError``
+stops everything: the caller downgrades to the text tool protocol, which is
+cheaper and more faithful than silently switching provider.
 
 Every try becomes an ``Attempt`` (errors redacted) attached to the response, or
 to ``AllProvidersFailedError`` when the chain is exhausted. ``sleep``, ``clock``
@@ -15,28 +17,29 @@ and ``rng`` are injectable so tests record waits instead of sleeping.
 
 from __future__ import annotations
 
+import asyncio
 import random
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
-from tenacity import RetryCallState, Retrying, retry_if_exception, stop_after_attempt
-
+from router.clients.base import Messages, SyncClient, Tools
 from router.errors import (
     AllProvidersFailedError,
     ConfigError,
+    MalformedResponseError,
     ProviderError,
     RateLimitError,
     ToolsUnsupportedError,
 )
 from router.redaction import redact
-from router.types import Attempt, ChatResponse, StreamEvent
+from router.types import Attempt, ChatResponse, RequestOptions, StreamEvent
 
 if TYPE_CHECKING:
     from router.clients.base import LLMClient
-    from router.config import RetrySettings, RouterConfig
+    from router.config import RetrySettings
 
 T = TypeVar("T")
 
@@ -51,14 +54,14 @@ class Candidate:
     max_retries: int = 2
 
 
-class LazyClient:
+class LazyClient(SyncClient):
     """Builds the real client on first use, so unused fallbacks cost no import and no key lookup."""
 
-    def __init__(self, factory: Callable[[], LLMClient], label: str = "") -> None:
+    def __init__(self, factory: Callable[[], LLMClient], provider: str, model: str) -> None:
         self._factory = factory
         self._client: LLMClient | None = None
         self._lock = threading.Lock()
-        self.label = label
+        self.provider, self.model = provider, model
 
     def get(self) -> LLMClient:
         with self._lock:
@@ -66,14 +69,18 @@ class LazyClient:
                 self._client = self._factory()
             return self._client
 
-    def chat(self, messages: list[dict[str, Any]], *, tools: list[dict[str, Any]] | None = None, **options: Any) -> ChatResponse:
-        return self.get().chat(messages, tools=tools, **options)
+    async def achat(self, messages: Messages, *, tools: Tools = None, options: RequestOptions | None = None) -> ChatResponse:
+        return await self.get().achat(messages, tools=tools, options=options)
 
-    def stream(self, messages: list[dict[str, Any]], *, tools: list[dict[str, Any]] | None = None, **options: Any) -> Iterator[StreamEvent]:
-        return self.get().stream(messages, tools=tools, **options)
+    def astream(self, messages: Messages, *, tools: Tools = None, options: RequestOptions | None = None) -> AsyncIterator[StreamEvent]:
+        return self.get().astream(messages, tools=tools, options=options)
+
+    async def aclose(self) -> None:
+        if self._client is not None:
+            await self._client.aclose()
 
     def __repr__(self) -> str:
-        return f"LazyClient({self.label or 'unbuilt'})" if self._client is None else f"LazyClient({self._client!r})"
+        return f"LazyClient({self.provider}/{self.model}{'' if self._client is None else ', built'})"
 
 
 class CooldownTracker:
@@ -125,27 +132,41 @@ class CooldownTracker:
             self._until.pop(provider, None)
 
 
-def _retryable(exc: BaseException) -> bool:
-    return isinstance(exc, ProviderError) and exc.retryable and not isinstance(exc, ToolsUnsupportedError)
-
-
 def _counts_against_provider(exc: ProviderError) -> bool:
     return exc.kind in ("auth", "rate_limit", "timeout", "unavailable", "malformed")
 
 
 def summarize(attempts: tuple[Attempt, ...] | list[Attempt]) -> str:
-    """One line: ``deepseek/deepseek-chat: rate_limit x3; qwen/qwen-plus: auth``."""
+    """One line with each provider's actual reason: ``deepseek/deepseek-chat: HTTP 429 ... x3; qwen/qwen-plus: ...``."""
     groups: dict[tuple[str, str], list[str]] = {}
     for attempt in attempts:
-        groups.setdefault((attempt.provider, attempt.model), []).append("ok" if attempt.ok else attempt.error_kind or "error")
+        reason = "ok" if attempt.ok else _reason(attempt)
+        groups.setdefault((attempt.provider, attempt.model), []).append(reason)
     parts = []
-    for (provider, model), kinds in groups.items():
-        counted = [f"{kind} x{kinds.count(kind)}" if kinds.count(kind) > 1 else kind for kind in dict.fromkeys(kinds)]
-        parts.append(f"{provider}/{model}: {', '.join(counted)}")
+    for (provider, model), reasons in groups.items():
+        counted = [f"{r} x{reasons.count(r)}" if reasons.count(r) > 1 else r for r in dict.fromkeys(reasons)]
+        parts.append(f"{provider}/{model}: {'; '.join(counted)}")
     return "; ".join(parts) or "no candidate to try"
 
 
-class ResilientClient:
+def _reason(attempt: Attempt) -> str:
+    """The provider's own words when we have them (without the repeated ``provider/model:`` prefix)."""
+    if not attempt.error:
+        return attempt.error_kind or "error"
+    text = attempt.error
+    for prefix in (f"{attempt.provider}/{attempt.model}: ", f"{attempt.provider}: "):
+        text = text.removeprefix(prefix)
+    return f"{attempt.error_kind}: {text}" if attempt.error_kind and attempt.error_kind not in text else text
+
+
+def _empty(response: ChatResponse) -> bool:
+    message = response.message
+    return not (message.content or message.tool_calls or message.reasoning_content or message.refusal) and (
+        response.finish_reason != "length"
+    )
+
+
+class ResilientClient(SyncClient):
     """An ``LLMClient`` that retries each candidate, then falls back to the next one."""
 
     def __init__(
@@ -153,15 +174,17 @@ class ResilientClient:
         candidates: list[Candidate] | tuple[Candidate, ...],
         *,
         retry: RetrySettings | None = None,
-        sleep: Callable[[float], None] = time.sleep,
+        sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
         clock: Callable[[], float] = time.monotonic,
         cooldowns: CooldownTracker | None = None,
         base_delay_s: float = 0.5,
         rng: random.Random | None = None,
+        notify: Callable[[str], None] | None = None,
     ) -> None:
         if not candidates:
             raise ValueError("ResilientClient needs at least one candidate")
         self.candidates = tuple(candidates)
+        self.provider, self.model = self.candidates[0].provider, self.candidates[0].model
         self.max_wait_s = retry.max_wait_s if retry is not None else 20.0
         self.cooldowns = cooldowns if cooldowns is not None else (
             CooldownTracker.from_settings(retry, clock) if retry is not None else CooldownTracker(clock=clock)
@@ -170,42 +193,11 @@ class ResilientClient:
         self._sleep = sleep
         self._clock = clock
         self._rng = rng or random.Random()
-
-    @classmethod
-    def from_config(
-        cls,
-        config: RouterConfig,
-        provider: str,
-        model: str | None = None,
-        *,
-        needs_tools: bool = False,
-        needs_streaming: bool = False,
-        **kwargs: Any,
-    ) -> ResilientClient:
-        """The chain of ``fallback_chain``, each client built on first use.
-
-        A missing key of the chosen provider therefore surfaces when the client is
-        called, as ``MissingAPIKeyError`` naming the variable.
-        """
-        from router.clients.factory import make_client
-
-        candidates = []
-        for name, model_id in fallback_chain(config, provider, model, needs_tools=needs_tools, needs_streaming=needs_streaming):
-            settings = config.provider(name)
-            resolved = settings.model(model_id).id
-
-            def factory(name: str = name, model_id: str | None = model_id) -> LLMClient:
-                return make_client(config, name, model_id)
-
-            candidates.append(Candidate(name, resolved, LazyClient(factory, f"{name}/{resolved}"), settings.max_retries))
-        kwargs.setdefault("retry", config.retry)
-        return cls(candidates, **kwargs)
+        self._notify = notify
 
     def __repr__(self) -> str:
         chain = ", ".join(f"{c.provider}/{c.model}" for c in self.candidates)
         return f"ResilientClient([{chain}])"
-
-    # --- waiting ----------------------------------------------------------------------
 
     def backoff_s(self, retry_number: int, error: BaseException | None) -> float:
         """Wait before retry ``retry_number`` (1-based): Retry-After when given, else 2^n backoff with jitter."""
@@ -215,23 +207,19 @@ class ResilientClient:
         # "equal jitter": half fixed, half random, so concurrent callers spread out but never hammer
         return min(exponential / 2 + self._rng.uniform(0, exponential / 2), self.max_wait_s)
 
-    def _wait(self, state: RetryCallState) -> float:
-        error = state.outcome.exception() if state.outcome is not None else None
-        return self.backoff_s(state.attempt_number, error)
-
     # --- the chain --------------------------------------------------------------------
 
-    def _run(self, call: Callable[[LLMClient], T], attempts: list[Attempt], on_success: Callable[[Candidate, T, float], None]) -> T:
-        """Try candidates in order; returns the first success, raises AllProvidersFailedError."""
+    async def _run(self, call: Callable[[LLMClient], Awaitable[T]], attempts: list[Attempt]) -> tuple[Candidate, T, float]:
+        """Try candidates in order; (candidate, result, started) of the first success, else AllProvidersFailedError."""
         last_error: BaseException | None = None
         for index, candidate in enumerate(self.candidates):
             left = self.cooldowns.remaining(candidate.provider)
             if left > 0:
                 attempts.append(Attempt(candidate.provider, candidate.model, ok=False, error_kind="cooldown",
-                                        error=f"skipped: cooling down for another {left:.0f}s"))
+                                        error=f"skipped: cooling down for another {left:.0f}s"))  # fmt: skip
                 continue
             try:
-                return self._try_candidate(candidate, call, attempts, on_success)
+                return await self._try_candidate(candidate, call, attempts)
             except ToolsUnsupportedError as exc:
                 exc.attempts = tuple(attempts)  # the loop downgrades to text; keep the refused try on record
                 raise
@@ -239,123 +227,87 @@ class ResilientClient:
                 last_error = exc
             except ConfigError as exc:
                 if index == 0:
-                    raise  # the chosen provider has no key: say which variable, do not hide it behind a fallback
+                    raise  # the chosen provider cannot be built: say why, do not hide it behind a fallback
                 attempts.append(Attempt(candidate.provider, candidate.model, ok=False, error_kind="config", error=redact(str(exc))))
                 last_error = exc
-        error = AllProvidersFailedError(f"all providers failed: {summarize(attempts)}", attempts=tuple(attempts))
-        raise error from last_error
+        raise AllProvidersFailedError(f"all providers failed: {summarize(attempts)}", attempts=tuple(attempts)) from last_error
 
-    def _try_candidate(self, candidate: Candidate, call: Callable[[LLMClient], T], attempts: list[Attempt],
-                       on_success: Callable[[Candidate, T, float], None]) -> T:
-        def record_wait(state: RetryCallState) -> None:
-            wait = state.next_action.sleep if state.next_action is not None else 0.0
-            attempts[-1] = replace(attempts[-1], wait_s=wait)
-
-        retrying = Retrying(
-            stop=stop_after_attempt(candidate.max_retries + 1),
-            wait=self._wait,
-            retry=retry_if_exception(_retryable),
-            sleep=self._sleep,
-            before_sleep=record_wait,
-            reraise=True,
-        )
-        for attempt in retrying:
-            with attempt:
-                started = self._clock()
-                try:
-                    result = call(candidate.client)
-                except ProviderError as exc:
-                    self._failed(candidate, exc, started, attempts)
+    async def _try_candidate(
+        self, candidate: Candidate, call: Callable[[LLMClient], Awaitable[T]], attempts: list[Attempt]
+    ) -> tuple[Candidate, T, float]:
+        for number in range(candidate.max_retries + 1):
+            started = self._clock()
+            try:
+                result = await call(candidate.client)
+                if isinstance(result, ChatResponse) and _empty(result):
+                    raise MalformedResponseError("the model sent an empty reply", provider=candidate.provider, model=candidate.model)
+                return candidate, result, started
+            except ProviderError as exc:
+                self._failed(candidate, exc, started, attempts)
+                too_long = isinstance(exc, RateLimitError) and (exc.retry_after or 0) > self.max_wait_s
+                if not exc.retryable or isinstance(exc, ToolsUnsupportedError) or too_long or number == candidate.max_retries:
                     raise
-                on_success(candidate, result, self._clock() - started)
-                return result
-        raise AssertionError("unreachable: tenacity either returns or re-raises")  # pragma: no cover
-
-    # --- LLMClient --------------------------------------------------------------------
+                wait = self.backoff_s(number + 1, exc)
+                attempts[-1] = replace(attempts[-1], wait_s=wait)
+                if self._notify is not None:
+                    self._notify(f"{candidate.provider}: {_reason(attempts[-1])}; retrying in {wait:.1f} s")
+                await self._sleep(wait)
+        raise AssertionError("unreachable: the last try returns or raises")  # pragma: no cover
 
     def _failed(self, candidate: Candidate, exc: ProviderError, started: float, attempts: list[Attempt]) -> None:
         """Record a failed try (redacted) and let it count towards the provider's cooldown."""
         attempts.append(Attempt(candidate.provider, candidate.model, ok=False, error_kind=exc.kind,
-                                error=redact(str(exc)), latency_s=self._clock() - started))
+                                error=redact(str(exc)), latency_s=self._clock() - started))  # fmt: skip
         if _counts_against_provider(exc):
             self.cooldowns.record_failure(candidate.provider)
 
-    def chat(self, messages: list[dict[str, Any]], *, tools: list[dict[str, Any]] | None = None, **options: Any) -> ChatResponse:
+    def _succeeded(self, candidate: Candidate, started: float, attempts: list[Attempt]) -> None:
+        attempts.append(Attempt(candidate.provider, candidate.model, ok=True, latency_s=self._clock() - started))
+        self.cooldowns.record_success(candidate.provider)
+
+    # --- LLMClient --------------------------------------------------------------------
+
+    async def achat(self, messages: Messages, *, tools: Tools = None, options: RequestOptions | None = None) -> ChatResponse:
         attempts: list[Attempt] = []
+        candidate, response, started = await self._run(lambda client: client.achat(messages, tools=tools, options=options), attempts)
+        self._succeeded(candidate, started, attempts)
+        return replace(response, attempts=tuple(attempts), provider=candidate.provider, model=response.model or candidate.model)
 
-        def succeeded(candidate: Candidate, response: ChatResponse, latency: float) -> None:
-            attempts.append(Attempt(candidate.provider, candidate.model, ok=True, latency_s=latency))
-            self.cooldowns.record_success(candidate.provider)
-
-        response = self._run(lambda client: client.chat(messages, tools=tools, **options), attempts, succeeded)
-        return replace(response, attempts=tuple(attempts))
-
-    def stream(self, messages: list[dict[str, Any]], *, tools: list[dict[str, Any]] | None = None, **options: Any) -> Iterator[StreamEvent]:
+    async def astream(
+        self, messages: Messages, *, tools: Tools = None, options: RequestOptions | None = None
+    ) -> AsyncIterator[StreamEvent]:
         """Retries and fallback happen only until the first event: after that, text has been shown."""
         attempts: list[Attempt] = []
-        chosen: list[tuple[Candidate, float]] = []
 
-        def open_stream(client: LLMClient) -> tuple[StreamEvent, Iterator[StreamEvent]]:
-            events = iter(client.stream(messages, tools=tools, **options))
+        async def open_stream(client: LLMClient) -> tuple[StreamEvent, AsyncIterator[StreamEvent]]:
+            events = client.astream(messages, tools=tools, options=options).__aiter__()
             try:
-                return next(events), events
-            except StopIteration:
-                raise ProviderError("stream produced no events") from None
+                return await events.__anext__(), events
+            except StopAsyncIteration:
+                raise MalformedResponseError("stream produced no events") from None
 
-        def opened(candidate: Candidate, result: tuple[StreamEvent, Iterator[StreamEvent]], latency: float) -> None:
-            chosen.append((candidate, self._clock() - latency))
-
-        first, events = self._run(open_stream, attempts, opened)
-        candidate, started = chosen[0]
+        candidate, (first, events), started = await self._run(open_stream, attempts)
         event: StreamEvent | None = first
         try:
             while event is not None:
                 if event.kind == "done" and event.response is not None:
-                    attempts.append(Attempt(candidate.provider, candidate.model, ok=True, latency_s=self._clock() - started))
-                    self.cooldowns.record_success(candidate.provider)
-                    yield replace(event, response=replace(event.response, attempts=tuple(attempts)))
+                    self._succeeded(candidate, started, attempts)
+                    yield replace(event, response=replace(event.response, attempts=tuple(attempts), provider=candidate.provider))
                     return
                 yield event
-                event = next(events, None)
+                event = await anext(events, None)
         except ProviderError as exc:
             self._failed(candidate, exc, started, attempts)
+            exc.attempts = tuple(attempts)
             raise
         finally:
-            close = getattr(events, "close", None)
-            if close is not None:
-                close()  # a caller that stops early releases the HTTP connection now, not at GC
-        raise ProviderError("stream ended without a done event", provider=candidate.provider, model=candidate.model)
+            aclose = getattr(events, "aclose", None)
+            if aclose is not None:
+                await aclose()  # a caller that stops early releases the HTTP connection now, not at GC
+        raise MalformedResponseError("stream ended without a done event", provider=candidate.provider, model=candidate.model)
+
+    async def aclose(self) -> None:
+        """The chain does not own its clients: the Router that built them closes them."""
 
 
-def fallback_chain(
-    config: RouterConfig,
-    provider: str,
-    model: str | None = None,
-    *,
-    needs_tools: bool = False,
-    needs_streaming: bool = False,
-) -> list[tuple[str, str | None]]:
-    """Who to try, in order: the chosen provider, then ``config.fallbacks``.
-
-    Fallbacks without a key or without a capability the request needs are
-    skipped; the chosen provider never is, so calling it reports its own missing
-    key (naming the variable) instead of quietly answering from somewhere else.
-    """
-    config.provider(provider)  # unknown provider -> UsageError listing the known ones
-    chain: list[tuple[str, str | None]] = [(provider, model)]
-    seen = {provider}
-    for name in config.fallbacks:
-        if name in seen:
-            continue
-        seen.add(name)
-        settings = config.provider(name)
-        if not settings.has_key():
-            continue
-        capabilities = settings.capabilities_for(None)
-        if (needs_tools and not capabilities.tools) or (needs_streaming and not capabilities.streaming):
-            continue
-        chain.append((name, None))
-    return chain
-
-
-__all__ = ["Candidate", "CooldownTracker", "LazyClient", "ResilientClient", "fallback_chain", "summarize"]
+__all__ = ["Candidate", "CooldownTracker", "LazyClient", "ResilientClient", "summarize"]

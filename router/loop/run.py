@@ -1,27 +1,41 @@
-"""``run_tools``: the one function-calling loop every mode runs on.
+"""``arun_tools``: the one function-calling loop every mode runs on (``run_tools`` is its sync face).
 
 The loop owns the protocol rules so nobody else has to get them right: the
 assistant message with tool_calls goes back verbatim, each call gets exactly one
 tool message right after it, every failure becomes text the model can read, and
 every bound still ends in an answer that says why it stopped. The same loop
-speaks native function calling or, for models without it, text ReAct.
+speaks native function calling or, for models without it, text ReAct, and streams
+its text when asked.
 """
 
 from __future__ import annotations
 
 import itertools
+import re
 import threading
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
-from typing import Any, Literal
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any, Literal
 
-from router.clients.base import LLMClient
-from router.errors import MessageChainError, ToolsUnsupportedError, UsageError
+from router.errors import MalformedResponseError, MessageChainError, ToolsUnsupportedError, UsageError
 from router.loop import text_react
 from router.loop.chain import validate_messages
 from router.loop.tool_runner import LoopEvent, PreparedCall, ToolRunner, parse_native_arguments
 from router.tools.registry import ToolRegistry
-from router.types import Attempt, ChatResponse, LoopResult, Usage
+from router.types import (
+    NO_OPTIONS,
+    Answer,
+    Attempt,
+    ChatResponse,
+    NoticeEvent,
+    RequestOptions,
+    TextEvent,
+    Usage,
+)
+
+if TYPE_CHECKING:
+    from router.clients.base import LLMClient
+    from router.config import LoopSettings
 
 ProtocolName = Literal["native", "text", "auto"]
 
@@ -32,15 +46,22 @@ CUT_TOOL_CALL = (
 CONTINUE = "[router] Your answer was cut off by the length limit. Continue exactly where you stopped, without repeating."
 FINAL_PROMPTS = {
     "max_steps": "[router] The tool step limit ({max_steps}) has been reached. Do not call tools. Give your best final "
-    "answer from what is known so far, and say briefly that the work was cut short.",
+    "answer from what is known so far.",
     "repeated_calls": "[router] You keep repeating the same tool call and already have its result. Do not call tools. "
     "Give your final answer now from the results above.",
 }
 NOTES = {
-    "max_steps": "[注意 / note: stopped at the tool step limit ({max_steps}); this answer was cut short and may be incomplete]",
+    "max_steps": "[注意 / note: stopped at the tool step limit ({max_steps}) while the model still wanted tools; "
+    "this answer was cut short and may be incomplete]",
     "repeated_calls": "[注意 / note: stopped because the model kept repeating the same tool call]",
     "length": "[注意 / note: the answer was cut off by the length limit]",
 }
+_OWN_LINES = re.compile(r"^[ \t]*\[router\][^\n]*(?:\n|$)", re.MULTILINE)
+
+
+def without_own_instructions(text: str) -> str:
+    """A model sometimes quotes our "[router] ..." instructions back; they never reach the user."""
+    return _OWN_LINES.sub("", text).strip() if "[router]" in text else text
 
 
 class ProtocolMemory:
@@ -73,29 +94,13 @@ class ProtocolMemory:
 DEFAULT_PROTOCOL_MEMORY = ProtocolMemory()
 
 
-@dataclass(frozen=True)
-class _Settings:
-    max_steps: int
-    tool_timeout_s: float
-    max_repeats: int
-    max_continuations: int
-    max_result_chars: int
-
-
 class _Downgrade(Exception):
-    """The server refused native tools; carries the refused attempts so the record stays whole."""
+    """The server refused native tools; carries who refused and the refused attempts."""
 
-    def __init__(self, reason: str, attempts: tuple[Attempt, ...]) -> None:
+    def __init__(self, reason: str, provider: str | None, attempts: tuple[Attempt, ...]) -> None:
         super().__init__(reason)
+        self.provider = provider
         self.attempts = attempts
-
-
-def _provider_of(llm: Any) -> str | None:
-    for attribute in ("provider_name", "provider", "name"):
-        value = getattr(llm, attribute, None)
-        if isinstance(value, str) and value:
-            return value
-    return None
 
 
 class _Run:
@@ -106,14 +111,15 @@ class _Run:
         llm: LLMClient,
         messages: Sequence[Mapping[str, Any]],
         registry: ToolRegistry,
-        settings: _Settings,
+        settings: LoopSettings,
         protocol: Literal["native", "text"],
         may_downgrade: bool,
         emit: Callable[[LoopEvent], None],
-        options: dict[str, Any],
+        options: RequestOptions,
+        stream: bool,
     ) -> None:
         self.llm, self.registry, self.settings, self.protocol = llm, registry, settings, protocol
-        self.may_downgrade, self.emit, self.options = may_downgrade, emit, options
+        self.may_downgrade, self.emit, self.options, self.stream = may_downgrade, emit, options, stream
         if protocol == "text" and len(registry):
             self.history = text_react.with_instructions(messages, registry)
         else:
@@ -123,6 +129,7 @@ class _Run:
             tool_timeout_s=settings.tool_timeout_s,
             max_repeats=settings.max_repeats,
             max_result_chars=settings.max_result_chars,
+            max_calls_per_turn=settings.max_calls_per_turn,
             emit=emit,
         )
         self.usage = Usage()
@@ -131,10 +138,11 @@ class _Run:
         self.tool_turns = 0
         self.text_ids = itertools.count(1)
         self.parameters = {item.name: item.parameters for item in registry}
+        self.streamed = False
 
     # --- requests ---------------------------------------------------------------------------
 
-    def request(self, offer_tools: bool) -> ChatResponse:
+    async def request(self, offer_tools: bool) -> ChatResponse:
         """Validate, then send; background results are reported first (never inside a tool block)."""
         notice = self.tools.collect_background()
         if notice:
@@ -143,28 +151,39 @@ class _Run:
         if problems:
             raise MessageChainError(problems)
         tools = self.registry.schemas() if offer_tools and self.protocol == "native" and len(self.registry) else None
-        options = dict(self.options)
-        if tools is None:
-            options.pop("tool_choice", None)
-            options.pop("parallel_tool_calls", None)
-        self.emit(LoopEvent("request", step=self.tool_turns + 1, text="with tools" if tools else "without tools"))
+        options = self.options if tools is not None else replace(self.options, tool_choice=None, parallel_tool_calls=None)
         try:
-            response = self.llm.chat(list(self.history), tools=tools, **options)
+            if self.stream and self.protocol == "native":
+                response = await self._streamed(tools, options)
+            else:
+                response = await self.llm.achat(list(self.history), tools=tools, options=options)
         except ToolsUnsupportedError as exc:
             if self.may_downgrade and self.requests == 0 and tools is not None:
-                raise _Downgrade(str(exc), exc.attempts) from exc
+                raise _Downgrade(str(exc), exc.provider, exc.attempts) from exc
             raise
         self.requests += 1
         self.usage = self.usage + response.usage
         self.attempts.extend(response.attempts)
         return response
 
+    async def _streamed(self, tools: list[dict[str, Any]] | None, options: RequestOptions) -> ChatResponse:
+        final: ChatResponse | None = None
+        async for event in self.llm.astream(list(self.history), tools=tools, options=options):
+            if event.kind == "done":
+                final = event.response
+            elif event.kind in ("text", "reasoning") and event.text:
+                self.streamed = self.streamed or event.kind == "text"
+                self.emit(TextEvent(event.text, reasoning=event.kind == "reasoning"))
+        if final is None:
+            raise MalformedResponseError("the stream ended without a final response")
+        return final
+
     def interpret(self, response: ChatResponse) -> tuple[str, Any]:
         """("answer", text) | ("cut", None) | ("calls", (assistant message, [PreparedCall, ...]))."""
         message = response.message
         if self.protocol == "native":
             if not message.tool_calls:
-                return "answer", message.content or ""
+                return "answer", message.content or message.refusal or ""
             if response.finish_reason == "length":
                 return "cut", None
             calls = []
@@ -182,64 +201,66 @@ class _Run:
 
     # --- the loop ---------------------------------------------------------------------------
 
-    def run(self) -> LoopResult:
+    async def run(self) -> Answer:
         while True:
-            if self.tool_turns >= self.settings.max_steps:
-                return self.finish_forced("max_steps")
-            response = self.request(offer_tools=True)
+            at_bound = self.tool_turns >= self.settings.max_steps
+            response = await self.request(offer_tools=not at_bound)
             kind, payload = self.interpret(response)
+            if at_bound and kind != "answer":
+                # The model still wanted tools after the last tool turn: now it is cut short.
+                return await self.finish_forced("max_steps")
             if kind == "cut":
                 self.tool_turns += 1
-                self.emit(LoopEvent("notice", step=self.tool_turns, text="tool call cut off by length; not run"))
+                self.emit(NoticeEvent("tool call cut off by length; not run"))
                 self.history.append({"role": "user", "content": CUT_TOOL_CALL})
                 continue
             if kind == "answer":
                 if self.tools.outstanding():  # let the model see the background results first
                     self.history.append({"role": "assistant", "content": response.message.content or ""})
-                    self.emit(LoopEvent("notice", step=self.tool_turns, text="waiting for background tasks"))
-                    self.tools.wait_background()
+                    self.emit(NoticeEvent("waiting for background tasks"))
+                    await self.tools.wait_background()
                     continue
-                answer, cut = self.complete(response, payload)
+                answer, cut = await self.complete(response, payload)
                 answer = answer if answer.strip() else self.summary()
                 return self.result(answer + ("\n\n" + NOTES["length"] if cut else ""), "length" if cut else "answer")
             assistant, calls = payload
             self.tool_turns += 1
             self.history.append(assistant)
-            contents = self.tools.run_turn(calls, self.tool_turns)
+            contents = await self.tools.run_turn(calls, self.tool_turns)
             if self.protocol == "native":
                 for call, content in zip(calls, contents, strict=True):
                     self.history.append({"role": "tool", "tool_call_id": call.call_id, "content": content})
             else:
                 self.history.append(text_react.observation_message("\n\n".join(contents)))
             if self.tools.repeat_overflow:
-                return self.finish_forced("repeated_calls")
+                return await self.finish_forced("repeated_calls")
 
-    def complete(self, response: ChatResponse, first: str) -> tuple[str, bool]:
+    async def complete(self, response: ChatResponse, first: str) -> tuple[str, bool]:
         """Ask for continuations while the answer is cut by length; (joined answer, still cut)."""
         parts, raw = [first], response.message.content or ""
         finish, continuations = response.finish_reason, 0
         while finish == "length" and continuations < self.settings.max_continuations:
             self.history.append({"role": "assistant", "content": raw})
             self.history.append({"role": "user", "content": CONTINUE})
-            response = self.request(offer_tools=False)
+            response = await self.request(offer_tools=False)
             continuations += 1
             raw, finish = response.message.content or "", response.finish_reason
             parts.append(raw)
         self.history.append({"role": "assistant", "content": raw})
-        return "".join(parts), finish == "length"
+        return without_own_instructions("".join(parts)), finish == "length"
 
-    def finish_forced(self, reason: str) -> LoopResult:
+    async def finish_forced(self, reason: str) -> Answer:
         """One last request without tools; the answer says why the loop stopped."""
-        self.tools.wait_background()
-        self.emit(LoopEvent("notice", step=self.tool_turns, text=f"stopping ({reason}): asking for a final answer without tools"))
+        await self.tools.wait_background()
+        self.emit(NoticeEvent(f"stopping ({reason}): asking for a final answer without tools"))
         prompt = FINAL_PROMPTS[reason].format(max_steps=self.settings.max_steps)
         if self.protocol == "text":
             prompt += " " + text_react.FINAL_NOW
         self.history.append({"role": "user", "content": prompt})
-        response = self.request(offer_tools=False)
+        response = await self.request(offer_tools=False)
         raw = response.message.content or ""
         first = text_react.answer_text(raw) if self.protocol == "text" else raw
-        answer, _cut = self.complete(response, first)
+        answer, _cut = await self.complete(response, first)
         if not answer.strip():
             answer = self.summary()
         note = NOTES[reason].format(max_steps=self.settings.max_steps)
@@ -252,10 +273,15 @@ class _Run:
             lines.append(f"- {record.tool}({record.raw_arguments}): {record.error or record.result[:300]}")
         return "\n".join(lines) if records else "The model gave no final answer."
 
-    def result(self, answer: str, stopped_reason: str) -> LoopResult:
+    def result(self, answer: str, stopped_reason: str) -> Answer:
+        if self.stream and not self.streamed:
+            self.emit(TextEvent(answer))  # text ReAct (or a forced final answer) arrives whole
         records = tuple(self.tools.records)
-        return LoopResult(
-            answer=answer,
+        return Answer(
+            text=answer,
+            mode="react",
+            provider="",
+            model="",
             tool_records=records,
             messages=tuple(self.history),
             steps=self.requests,
@@ -267,57 +293,109 @@ class _Run:
         )
 
 
-def run_tools(
+def loop_settings(base: LoopSettings | None = None, **overrides: Any) -> LoopSettings:
+    """``base`` (or the defaults) with explicit per-call overrides, validated by the one model."""
+    from pydantic import ValidationError
+
+    from router.config import LoopSettings
+
+    changes = {name: value for name, value in overrides.items() if value is not None}
+    try:
+        data = (base or LoopSettings()).model_dump()
+        return LoopSettings.model_validate({**data, **changes})
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(p) for p in first["loc"])
+        raise UsageError(f"invalid loop setting {where}: {first['msg']} (got {first.get('input')!r})") from None
+
+
+async def arun_tools(
     llm: LLMClient,
     messages: Sequence[Mapping[str, Any]],
     registry: ToolRegistry | None = None,
     *,
-    max_steps: int = 8,
-    tool_timeout_s: float = 30.0,
-    max_repeats: int = 2,
-    max_continuations: int = 2,
-    max_result_chars: int = 8000,
+    settings: LoopSettings | None = None,
+    options: RequestOptions | None = None,
     protocol: ProtocolName = "auto",
-    provider: str | None = None,
     protocol_memory: ProtocolMemory | None = None,
     on_event: Callable[[LoopEvent], None] | None = None,
-    **options: Any,
-) -> LoopResult:
+    stream: bool = False,
+) -> Answer:
     """Run the model with tools until it answers; every bound still yields an answer.
 
-    ``messages`` is the starting history (not modified). ``max_steps`` bounds the
-    turns that call tools; an identical call runs at most ``max_repeats`` times.
-    ``steps`` in the result counts model requests. ``protocol="auto"`` uses native
-    function calling unless ``provider`` was remembered as unable to, or the first
-    request raises ToolsUnsupportedError; then text ReAct (remembered). Other
-    provider errors propagate. ``options`` go to ``llm.chat`` unchanged.
+    ``messages`` is the starting history (not modified). ``settings.max_steps`` bounds
+    the turns that call tools (the model then gets one more turn without tools, and
+    the answer is marked cut short only if it still wanted tools); an identical call
+    runs at most ``max_repeats`` times. ``steps`` in the result counts model
+    requests. ``protocol="auto"`` uses native function calling unless the client's
+    provider was remembered as unable to, or the first request raises
+    ToolsUnsupportedError (the error names who refused; that provider is
+    remembered) and then text ReAct. Other provider errors propagate.
     """
     if protocol not in ("native", "text", "auto"):
         raise UsageError(f"unknown tool protocol {protocol!r}; use 'native', 'text' or 'auto'")
-    if max_steps < 1 or max_repeats < 1 or max_continuations < 0 or tool_timeout_s <= 0 or max_result_chars < 1:
-        raise UsageError("loop limits must be positive (max_steps, max_repeats, tool_timeout_s, max_result_chars)")
     registry = registry if registry is not None else ToolRegistry()
+    settings = settings if settings is not None else loop_settings()
     memory = protocol_memory if protocol_memory is not None else DEFAULT_PROTOCOL_MEMORY
-    provider_name = provider or _provider_of(llm)
-    settings = _Settings(max_steps, tool_timeout_s, max_repeats, max_continuations, max_result_chars)
+    options = options if options is not None else NO_OPTIONS
 
     def emit(event: LoopEvent) -> None:
         if on_event is not None:
             on_event(event)
 
+    provider = getattr(llm, "provider", None)
     chosen: Literal["native", "text"] = "native" if protocol == "auto" else protocol
-    if protocol == "auto" and provider_name and memory.is_downgraded(provider_name):
+    if protocol == "auto" and isinstance(provider, str) and memory.is_downgraded(provider):
         chosen = "text"
     history = [dict(m) if isinstance(m, Mapping) else m for m in messages]  # never share dicts with the caller
     try:
-        return _Run(llm, history, registry, settings, chosen, protocol == "auto", emit, options).run()
+        return await _Run(llm, history, registry, settings, chosen, protocol == "auto", emit, options, stream).run()
     except _Downgrade as exc:
-        if provider_name:
-            memory.remember(provider_name, str(exc))
-        emit(LoopEvent("notice", text=f"provider refused native tools; switching to text ReAct ({exc})"))
-        text_run = _Run(llm, history, registry, settings, "text", False, emit, options)
+        if exc.provider:
+            memory.remember(exc.provider, str(exc))
+        emit(NoticeEvent(f"{exc.provider or 'the provider'} refused native tools; switching to text ReAct ({exc})"))
+        text_run = _Run(llm, history, registry, settings, "text", False, emit, options, stream)
         text_run.attempts.extend(exc.attempts)
-        return text_run.run()
+        return await text_run.run()
 
 
-__all__ = ["DEFAULT_PROTOCOL_MEMORY", "LoopEvent", "ProtocolMemory", "run_tools"]
+def run_tools(
+    llm: LLMClient,
+    messages: Sequence[Mapping[str, Any]],
+    registry: ToolRegistry | None = None,
+    *,
+    settings: LoopSettings | None = None,
+    max_steps: int | None = None,
+    tool_timeout_s: float | None = None,
+    max_repeats: int | None = None,
+    max_continuations: int | None = None,
+    max_result_chars: int | None = None,
+    options: RequestOptions | None = None,
+    protocol: ProtocolName = "auto",
+    protocol_memory: ProtocolMemory | None = None,
+    on_event: Callable[[LoopEvent], None] | None = None,
+    stream: bool = False,
+) -> Answer:
+    """The sync face of ``arun_tools`` (run on the core loop); the keyword limits override ``settings``."""
+    from router.aio import run_sync
+
+    merged = loop_settings(
+        settings, max_steps=max_steps, tool_timeout_s=tool_timeout_s, max_repeats=max_repeats,
+        max_continuations=max_continuations, max_result_chars=max_result_chars,
+    )  # fmt: skip
+    run = arun_tools(
+        llm, messages, registry, settings=merged, options=options, protocol=protocol,
+        protocol_memory=protocol_memory, on_event=on_event, stream=stream,
+    )  # fmt: skip
+    return run_sync(run)
+
+
+__all__ = [
+    "DEFAULT_PROTOCOL_MEMORY",
+    "LoopEvent",
+    "ProtocolMemory",
+    "arun_tools",
+    "loop_settings",
+    "run_tools",
+    "without_own_instructions",
+]

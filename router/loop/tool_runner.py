@@ -12,29 +12,16 @@ import json
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any
 
 from router.errors import ToolArgumentsError
-from router.loop.workers import BackgroundTasks, Pending, notification
+from router.loop.workers import BackgroundTasks, Pending, TooManyToolThreads, notification
+from router.redaction import redact
 from router.tools.registry import ToolRegistry, result_error, result_to_text
-from router.types import ToolRecord
+from router.types import Event, ToolCallEvent, ToolRecord, ToolResultEvent
 
-EventKind = Literal["request", "tool_call", "tool_result", "background_done", "notice"]
-
-
-@dataclass(frozen=True)
-class LoopEvent:
-    """What the loop is doing, for UIs (``on_event``); always emitted from the caller's thread."""
-
-    kind: EventKind
-    step: int = 0
-    name: str = ""  # the tool's name (tool_call / tool_result / background_done)
-    call_id: str = ""
-    arguments: str = ""
-    result: str = ""
-    error: str | None = None
-    duration_s: float = 0.0
-    text: str = ""  # what a request / notice is about; the task id for background_done
+LoopEvent = Event
+"""The loop emits the one UI event union (kept under its old public name)."""
 
 
 @dataclass(frozen=True)
@@ -91,8 +78,10 @@ class ToolRunner:
         max_repeats: int,
         max_result_chars: int,
         emit: Callable[[LoopEvent], None],
+        max_calls_per_turn: int = 32,
     ) -> None:
         self.registry = registry
+        self.max_calls_per_turn = max_calls_per_turn
         self.tool_timeout_s = tool_timeout_s
         self.max_repeats = max_repeats
         self.max_result_chars = max_result_chars
@@ -103,18 +92,26 @@ class ToolRunner:
         self._repeat_counts: dict[str, int] = {}
         self._last: dict[str, tuple[str, str, str | None]] = {}  # repeat key -> (message content, result, error)
 
-    def run_turn(self, calls: list[PreparedCall], step: int) -> list[str]:
-        """Run one turn's calls in parallel; the message contents in call order."""
+    async def run_turn(self, calls: list[PreparedCall], step: int) -> list[str]:
+        """Run one turn's calls concurrently; the message contents in call order.
+
+        Calls past ``max_calls_per_turn`` are not run: each still gets its tool
+        message (an error the model can read), so the chain stays whole.
+        """
         started = time.perf_counter()
         plans: list[tuple[str, Any]] = []
         for position, call in enumerate(calls):
-            self.emit(LoopEvent("tool_call", step=step, name=call.name, call_id=call.call_id, arguments=call.raw_arguments))
+            self.emit(ToolCallEvent(call.name, call.call_id, call.raw_arguments, step=step))
+            if position >= self.max_calls_per_turn:
+                error = f"too many calls in one turn (limit {self.max_calls_per_turn}); not run"
+                plans.append(("done", (f"Error: {error}. Ask for fewer calls at once.", self._record(call, step, "", error))))
+                continue
             plans.append(self._plan(call, step, len(self.records) + position))
         contents: list[str] = []
         for call, (kind, detail) in zip(calls, plans, strict=True):
             if kind == "run":
                 timeout, pending = detail
-                pending.wait(started + timeout - time.perf_counter())
+                await pending.wait_async(started + timeout - time.perf_counter())
                 content, record = self._finished(call, step, pending, timeout)
             elif kind == "repeat":
                 previous, previous_result, previous_error = self._last[detail]
@@ -130,10 +127,7 @@ class ToolRunner:
                 self._last[repeat_key(call)] = (content, record.result, record.error)
             self.records.append(record)
             contents.append(content)
-            self.emit(
-                LoopEvent("tool_result", step=step, name=call.name, call_id=call.call_id, result=content,
-                          error=record.error, duration_s=record.duration_s)
-            )  # fmt: skip
+            self.emit(ToolResultEvent(call.name, call.call_id, content, record.error, record.duration_s, step=step))
         return contents
 
     def _record(self, call: PreparedCall, step: int, result: str, error: str | None, duration_s: float = 0.0) -> ToolRecord:
@@ -167,7 +161,10 @@ class ToolRunner:
         timeout = min(self.tool_timeout_s, tool.timeout_s or self.tool_timeout_s)
         work = functools.partial(tool.fn, **kwargs)
         if not tool.background:
-            return "run", (timeout, Pending(work, name=f"router-tool-{call.name}"))
+            try:
+                return "run", (timeout, Pending(work, name=f"router-tool-{call.name}"))
+            except TooManyToolThreads as exc:
+                return failed(f"Error: {exc}. Try again later.", str(exc))
         task = self.background.start(
             work, call_id=call.call_id, tool=call.name, arguments=call.arguments, raw_arguments=call.raw_arguments,
             step=step, record_index=record_index, timeout_s=timeout,
@@ -185,7 +182,7 @@ class ToolRunner:
             content = f"Error: tool {call.name} did not finish within {timeout:g} s and was abandoned."
             return content, self._record(call, step, "", error, pending.duration_s)
         if pending.exception is not None:
-            error = f"{type(pending.exception).__name__}: {pending.exception}"
+            error = redact(f"{type(pending.exception).__name__}: {pending.exception}")
             return f"Error: tool {call.name} failed: {error}", self._record(call, step, "", error, pending.duration_s)
         text = result_to_text(pending.value)
         record = self._record(call, step, text, result_error(pending.value), pending.duration_s)
@@ -196,8 +193,8 @@ class ToolRunner:
     def outstanding(self) -> bool:
         return self.background.outstanding()
 
-    def wait_background(self) -> None:
-        self.background.wait_all()
+    async def wait_background(self) -> None:
+        await self.background.wait_all()
 
     def collect_background(self) -> str | None:
         """Notification text for tasks that ended since last time (their records now hold the real result)."""
@@ -209,7 +206,7 @@ class ToolRunner:
                 error = f"background task did not finish within {task.timeout_s:g} s"
             elif pending.exception is not None:
                 status, text = "failed", ""
-                error = f"{type(pending.exception).__name__}: {pending.exception}"
+                error = redact(f"{type(pending.exception).__name__}: {pending.exception}")
             else:
                 text, error = result_to_text(pending.value), result_error(pending.value)
                 status = "failed" if error else "completed"
@@ -218,8 +215,7 @@ class ToolRunner:
                 call_id=task.call_id, raw_arguments=task.raw_arguments, step=task.step,
             )  # fmt: skip
             shown = truncate(text, self.max_result_chars) if text else f"Error: {error}"
-            self.emit(LoopEvent("background_done", step=task.step, name=task.tool, call_id=task.call_id,
-                                result=shown, error=error, duration_s=pending.duration_s, text=task.task_id))  # fmt: skip
+            self.emit(ToolResultEvent(task.tool, task.call_id, shown, error, pending.duration_s, step=task.step, background=True))
             blocks.append(notification(task.task_id, task.tool, status, shown))
         return "\n\n".join(blocks) if blocks else None
 

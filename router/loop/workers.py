@@ -1,12 +1,17 @@
-"""Running tool functions off the loop's thread: per-call workers and background tasks.
+"""Running tool functions off the event loop: per-call workers and background tasks.
 
-Workers are daemon threads rather than a ThreadPoolExecutor on purpose: a tool
-that hangs past its timeout is abandoned, and an abandoned executor thread would
-keep the interpreter from exiting.
+Sync tools run in daemon threads rather than a ThreadPoolExecutor on purpose: a
+tool that hangs past its timeout is abandoned, and an abandoned executor thread
+would keep the interpreter from exiting. The number of such threads alive at once
+is bounded (``MAX_TOOL_THREADS``): a model asking for thousands of calls, or tools
+that hang and pile up, get an error result instead of a new thread. ``async def``
+tools run as tasks on the caller's loop.
 """
 
 from __future__ import annotations
 
+import asyncio
+import inspect
 import itertools
 import threading
 import time
@@ -17,9 +22,21 @@ from typing import Any
 _task_numbers = itertools.count(1)
 _task_lock = threading.Lock()
 
+MAX_TOOL_THREADS = 64
+"""Sync tool threads alive at once, across the process (hung ones included)."""
+_threads = threading.BoundedSemaphore(MAX_TOOL_THREADS)
+
+
+class TooManyToolThreads(RuntimeError):
+    """Every tool thread is busy (often: earlier calls hung past their timeout)."""
+
 
 class Pending:
-    """One function running in its own daemon thread."""
+    """One tool call running: a sync function in a daemon thread, or a coroutine as a task.
+
+    Completion is visible both to threads (``wait``) and to the event loop
+    (``await wait_async``), so the async loop never blocks on a thread.
+    """
 
     def __init__(self, fn: Callable[[], Any], name: str = "router-tool") -> None:
         self.value: Any = None
@@ -27,16 +44,62 @@ class Pending:
         self.started = time.perf_counter()
         self.finished: float | None = None
         self._done = threading.Event()
+        self._waiters: list[tuple[asyncio.AbstractEventLoop, asyncio.Future[None]]] = []
+        self._lock = threading.Lock()
+        if inspect.iscoroutinefunction(getattr(fn, "func", fn)):
+            self._task: asyncio.Task[None] | None = asyncio.get_running_loop().create_task(self._run_async(fn), name=name)
+            return
+        self._task = None
+        if not _threads.acquire(blocking=False):
+            raise TooManyToolThreads(f"{MAX_TOOL_THREADS} tool threads are still running; not started")
         threading.Thread(target=self._run, args=(fn,), name=name, daemon=True).start()
 
     def _run(self, fn: Callable[[], Any]) -> None:
         try:
             self.value = fn()
+            if inspect.isawaitable(self.value):  # a sync wrapper around a coroutine: finish it here
+                self.value = asyncio.run(_awaited(self.value))
         except BaseException as exc:  # the loop turns any failure into a tool message
             self.exception = exc
         finally:
-            self.finished = time.perf_counter()
+            _threads.release()
+            self._finish()
+
+    async def _run_async(self, fn: Callable[[], Any]) -> None:
+        try:
+            self.value = await fn()
+        except asyncio.CancelledError as exc:
+            self.exception = TimeoutError("cancelled")
+            self._finish()
+            raise exc
+        except BaseException as exc:
+            self.exception = exc
+        self._finish()
+
+    def _finish(self) -> None:
+        self.finished = time.perf_counter()
+        with self._lock:
             self._done.set()
+            waiters, self._waiters = self._waiters, []
+        for loop, future in waiters:
+            loop.call_soon_threadsafe(_resolve, future)
+
+    async def wait_async(self, timeout_s: float) -> bool:
+        """Wait without blocking the loop; True when finished. A timed-out async tool is cancelled."""
+        if not self._done.is_set():
+            loop = asyncio.get_running_loop()
+            future: asyncio.Future[None] = loop.create_future()
+            with self._lock:
+                if self._done.is_set():
+                    future.set_result(None)
+                else:
+                    self._waiters.append((loop, future))
+            try:
+                await asyncio.wait_for(future, max(0.0, timeout_s))
+            except TimeoutError:
+                if self._task is not None:
+                    self._task.cancel()
+        return self._done.is_set()
 
     @property
     def done(self) -> bool:
@@ -48,6 +111,15 @@ class Pending:
     @property
     def duration_s(self) -> float:
         return (self.finished if self.finished is not None else time.perf_counter()) - self.started
+
+
+def _resolve(future: asyncio.Future[None]) -> None:
+    if not future.done():
+        future.set_result(None)
+
+
+async def _awaited(value: Any) -> Any:
+    return await value
 
 
 def new_task_id() -> str:
@@ -116,10 +188,10 @@ class BackgroundTasks:
         self.tasks = [task for task in self.tasks if task not in ready]
         return ready
 
-    def wait_all(self) -> None:
-        """Block until every task finished or reached its deadline."""
+    async def wait_all(self) -> None:
+        """Wait until every task finished or reached its deadline."""
         for task in list(self.tasks):
-            task.pending.wait(task.deadline - time.perf_counter())
+            await task.pending.wait_async(task.deadline - time.perf_counter())
 
 
 def notification(task_id: str, tool: str, status: str, result: str) -> str:
@@ -134,4 +206,4 @@ def notification(task_id: str, tool: str, status: str, result: str) -> str:
     )
 
 
-__all__ = ["BackgroundTask", "BackgroundTasks", "Pending", "new_task_id", "notification"]
+__all__ = ["MAX_TOOL_THREADS", "BackgroundTask", "BackgroundTasks", "Pending", "TooManyToolThreads", "new_task_id", "notification"]

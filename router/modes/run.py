@@ -3,7 +3,7 @@
 * ``cot``      one request with a step-by-step instruction.
 * ``few_shot`` worked examples (providers.yaml ``modes.few_shot_examples``, or the
                seeds' time/person/event ones) as user/assistant pairs, then the question.
-* ``react``    the shared tool loop (``router.loop.run_tools``); nothing else in the
+* ``react``    the shared tool loop (``router.loop.run.arun_tools``); nothing else in the
                library calls tools, so the protocol rules live in one place.
 * ``tot``      three requests: n distinct approaches -> a 1-10 score with a reason for
                each -> the best one in detail. The stages are kept so a user can see
@@ -21,35 +21,20 @@ from typing import TYPE_CHECKING, Any
 
 from router.errors import MalformedResponseError, UsageError
 from router.modes.prompts import DEFAULT_FEW_SHOT_EXAMPLES, Language, detect_language, prompts_for
-from router.types import Attempt, ChatResponse, StreamEvent, ToolRecord, Usage
+from router.types import NO_OPTIONS, Answer, Attempt, ChatResponse, Event, RequestOptions, TextEvent, Usage
 
 if TYPE_CHECKING:
     from router.clients.base import LLMClient
-    from router.config import RouterConfig
+    from router.config import LoopSettings, RouterConfig
     from router.loop.run import ProtocolMemory
     from router.tools.registry import ToolRegistry
 
 MODES: tuple[str, ...] = ("cot", "few_shot", "react", "tot")
-_LOOP_SETTINGS = ("max_steps", "tool_timeout_s", "max_repeats", "max_continuations", "max_result_chars")
 
+ModeResult = Answer
+"""A mode fills the one result type; ``Router`` adds who answered and why (old name kept)."""
 
-@dataclass(frozen=True)
-class ModeResult:
-    """What a mode produced. ``steps`` counts model requests, as the loop does."""
-
-    text: str
-    mode: str
-    tool_records: tuple[ToolRecord, ...] = ()
-    grounded: bool = False
-    steps: int = 0
-    usage: Usage = field(default_factory=Usage)
-    stopped_reason: str = "answer"
-    stages: dict[str, str] = field(default_factory=dict)
-    messages: tuple[dict[str, Any], ...] = ()
-    attempts: tuple[Attempt, ...] = ()
-
-
-EventSink = Callable[[Any], None]
+EventSink = Callable[[Event], None]
 
 
 @dataclass
@@ -60,14 +45,14 @@ class _Session:
     llm: LLMClient
     stream: bool
     on_event: EventSink | None
-    options: dict[str, Any]
+    options: RequestOptions
     usage: Usage = field(default_factory=Usage)
     attempts: list[Attempt] = field(default_factory=list)
     requests: int = 0
     cut_by_length: bool = False
 
-    def ask(self, messages: list[dict[str, Any]]) -> str:
-        response = self._stream(messages) if self.stream else self.llm.chat(messages, tools=None, **self.options)
+    async def ask(self, messages: list[dict[str, Any]]) -> str:
+        response = await self._stream(messages) if self.stream else await self.llm.achat(messages, options=self.options)
         self.requests += 1
         self.usage = self.usage + response.usage
         self.attempts.extend(response.attempts)
@@ -77,29 +62,31 @@ class _Session:
         # Reasoning models sometimes put everything in reasoning_content (the seeds do the same).
         return message.content or message.reasoning_content or ""
 
-    def _stream(self, messages: list[dict[str, Any]]) -> ChatResponse:
+    async def _stream(self, messages: list[dict[str, Any]]) -> ChatResponse:
         final: ChatResponse | None = None
-        for event in self.llm.stream(messages, tools=None, **self.options):
+        async for event in self.llm.astream(messages, options=self.options):
             if event.kind == "done":
                 final = event.response
-            elif event.kind in ("text", "reasoning"):
-                self.emit(event)
+            elif event.kind in ("text", "reasoning") and event.text:
+                self.emit(TextEvent(event.text, reasoning=event.kind == "reasoning"))
         if final is None:
             raise MalformedResponseError("the stream ended without a final response")
         return final
 
-    def emit(self, event: Any) -> None:
+    def emit(self, event: Event) -> None:
         if self.on_event is not None:
             self.on_event(event)
 
     def emit_text(self, text: str) -> None:
         if self.stream:
-            self.emit(StreamEvent("text", text=text))
+            self.emit(TextEvent(text))
 
-    def result(self, mode: str, text: str, messages: list[dict[str, Any]], stages: dict[str, str] | None = None) -> ModeResult:
-        return ModeResult(
+    def result(self, mode: str, text: str, messages: list[dict[str, Any]], stages: dict[str, str] | None = None) -> Answer:
+        return Answer(
             text=text,
             mode=mode,
+            provider="",
+            model="",
             steps=self.requests,
             usage=self.usage,
             stopped_reason="length" if self.cut_by_length else "answer",
@@ -122,7 +109,7 @@ def _few_shot_examples(config: RouterConfig) -> list[tuple[str, str]]:
     return configured or list(DEFAULT_FEW_SHOT_EXAMPLES)
 
 
-def run_mode(
+async def arun_mode(
     mode: str,
     question: str,
     llm: LLMClient,
@@ -132,19 +119,18 @@ def run_mode(
     history: Sequence[Mapping[str, Any]] | None = None,
     on_event: EventSink | None = None,
     language: Language | None = None,
-    provider: str | None = None,
     protocol: str = "auto",
     protocol_memory: ProtocolMemory | None = None,
     stream: bool = False,
-    **options: Any,
-) -> ModeResult:
+    loop: LoopSettings | None = None,
+    options: RequestOptions | None = None,
+) -> Answer:
     """Answer ``question`` in ``mode``.
 
-    ``options`` go to ``llm.chat`` (react: to ``run_tools``, where loop settings such
-    as ``max_steps`` override ``config.loop``). ``provider`` and ``protocol`` only
-    matter to react, as does ``protocol_memory`` (where a provider's refusal of native
-    tools is remembered; a Router keeps its own). With ``stream=True`` text deltas reach ``on_event`` as
-    ``StreamEvent``s (react sends its final answer as one event: the loop does not stream).
+    ``options`` go to every model request; ``loop`` (default ``config.loop``) bounds
+    react's tool loop. ``protocol`` and ``protocol_memory`` only matter to react
+    (where a provider's refusal of native tools is remembered; a Router keeps its
+    own). With ``stream=True`` text deltas reach ``on_event`` as ``TextEvent``s.
     """
     if mode not in MODES:
         raise UsageError(f"unknown mode {mode!r} (choose from {', '.join(MODES)})")
@@ -153,38 +139,52 @@ def run_mode(
     elif language not in ("zh", "en"):
         raise UsageError(f"unknown language {language!r} (choose zh or en)")
     turns = _history(history)
+    options = options if options is not None else NO_OPTIONS
     if mode == "react":
-        return _react(
-            question, llm, config, registry, turns, on_event, language, provider, protocol, protocol_memory, stream, options
-        )
+        from router.loop.run import arun_tools  # the loop pulls in tools and messages: only when react runs
+        from router.tools.registry import ToolRegistry
+
+        messages = [{"role": "system", "content": prompts_for(language).react_system}, *turns, {"role": "user", "content": question}]
+        tools = registry if registry is not None else ToolRegistry.default()
+        return await arun_tools(
+            llm, messages, tools, settings=loop or config.loop, options=options, protocol=protocol,  # type: ignore[arg-type]
+            protocol_memory=protocol_memory, on_event=on_event, stream=stream,
+        )  # fmt: skip
     session = _Session(llm, stream, on_event, options)
     if mode == "cot":
-        return _cot(session, question, turns, language)
+        return await _cot(session, question, turns, language)
     if mode == "few_shot":
-        return _few_shot(session, question, turns, language, config)
-    return _tot(session, question, turns, language, config.modes.tot_branches)
+        return await _few_shot(session, question, turns, language, config)
+    return await _tot(session, question, turns, language, config.modes.tot_branches)
 
 
-def _cot(session: _Session, question: str, turns: list[dict[str, Any]], language: Language) -> ModeResult:
+def run_mode(mode: str, question: str, llm: LLMClient, **kwargs: Any) -> Answer:
+    """The sync face of ``arun_mode`` (run on the core loop)."""
+    from router.aio import run_sync
+
+    return run_sync(arun_mode(mode, question, llm, **kwargs))
+
+
+async def _cot(session: _Session, question: str, turns: list[dict[str, Any]], language: Language) -> Answer:
     prompts = prompts_for(language)
     messages = [
         {"role": "system", "content": prompts.cot_system},
         *turns,
         {"role": "user", "content": prompts.cot_user.format(question=question)},
     ]
-    return session.result("cot", session.ask(messages), messages)
+    return session.result("cot", await session.ask(messages), messages)
 
 
-def _few_shot(
+async def _few_shot(
     session: _Session, question: str, turns: list[dict[str, Any]], language: Language, config: RouterConfig
-) -> ModeResult:
+) -> Answer:
     messages: list[dict[str, Any]] = [{"role": "system", "content": prompts_for(language).few_shot_system}]
     for example_question, example_answer in _few_shot_examples(config):
         messages.append({"role": "user", "content": example_question})
         messages.append({"role": "assistant", "content": example_answer})
     messages.extend(turns)
     messages.append({"role": "user", "content": question})
-    return session.result("few_shot", session.ask(messages), messages)
+    return session.result("few_shot", await session.ask(messages), messages)
 
 
 def _tot_sections(language: Language) -> tuple[str, str, str]:
@@ -196,24 +196,24 @@ def _tot_sections(language: Language) -> tuple[str, str, str]:
     return first, second, third
 
 
-def _tot(session: _Session, question: str, turns: list[dict[str, Any]], language: Language, n: int) -> ModeResult:
+async def _tot(session: _Session, question: str, turns: list[dict[str, Any]], language: Language, n: int) -> Answer:
     prompts = prompts_for(language)
     head_approaches, head_scores, head_choice = _tot_sections(language)
 
-    def stage(system: str, user: str, header: str) -> tuple[str, list[dict[str, Any]]]:
+    async def stage(system: str, user: str, header: str) -> tuple[str, list[dict[str, Any]]]:
         messages = [{"role": "system", "content": system}, *turns, {"role": "user", "content": user}]
         session.emit_text(header)
-        return session.ask(messages), messages
+        return await session.ask(messages), messages
 
-    approaches, _ = stage(
+    approaches, _ = await stage(
         prompts.tot_approaches_system, prompts.tot_approaches_user.format(n=n, question=question), head_approaches
     )
-    scores, _ = stage(
+    scores, _ = await stage(
         prompts.tot_scores_system,
         prompts.tot_scores_user.format(n=n, question=question, approaches=approaches),
         head_scores,
     )
-    choice, last = stage(
+    choice, last = await stage(
         prompts.tot_choice_system,
         prompts.tot_choice_user.format(question=question, approaches=approaches, scores=scores),
         head_choice,
@@ -223,59 +223,4 @@ def _tot(session: _Session, question: str, turns: list[dict[str, Any]], language
     return session.result("tot", text, last, stages)
 
 
-def _react(
-    question: str,
-    llm: LLMClient,
-    config: RouterConfig,
-    registry: ToolRegistry | None,
-    turns: list[dict[str, Any]],
-    on_event: EventSink | None,
-    language: Language,
-    provider: str | None,
-    protocol: str,
-    protocol_memory: ProtocolMemory | None,
-    stream: bool,
-    options: dict[str, Any],
-) -> ModeResult:
-    from router.loop.run import run_tools  # the loop pulls in tools and messages: only when react runs
-    from router.tools.registry import ToolRegistry
-
-    tools = registry if registry is not None else ToolRegistry.default()
-    settings = {name: getattr(config.loop, name) for name in _LOOP_SETTINGS}
-    extra = dict(options)
-    for name in _LOOP_SETTINGS:
-        if name in extra:
-            settings[name] = extra.pop(name)
-    messages = [
-        {"role": "system", "content": prompts_for(language).react_system},
-        *turns,
-        {"role": "user", "content": question},
-    ]
-    result = run_tools(
-        llm,
-        messages,
-        tools,
-        provider=provider,
-        protocol=protocol,  # type: ignore[arg-type]
-        protocol_memory=protocol_memory,
-        on_event=on_event,
-        **settings,
-        **extra,
-    )
-    if stream and on_event is not None:
-        on_event(StreamEvent("text", text=result.answer))
-    return ModeResult(
-        text=result.answer,
-        mode="react",
-        tool_records=tuple(result.tool_records),
-        grounded=result.grounded,
-        steps=result.steps,
-        usage=result.usage,
-        stopped_reason=result.stopped_reason,
-        stages={},
-        messages=tuple(result.messages),
-        attempts=tuple(result.attempts),
-    )
-
-
-__all__ = ["MODES", "ModeResult", "run_mode"]
+__all__ = ["MODES", "ModeResult", "arun_mode", "run_mode"]

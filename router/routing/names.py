@@ -232,6 +232,22 @@ def _provider_of_model(model: str, config: RouterConfig) -> tuple[str, str]:
     raise UsageError(f"unknown model {model!r} (known: {_known_models(config)})")
 
 
+def resolve_provider(config: RouterConfig, name: str) -> str:
+    """A provider name or alias (any case) -> its providers.yaml key; the one resolution everywhere."""
+    if name in config.providers:
+        return name
+    wanted = name.strip().lower()
+    for key, settings in config.providers.items():
+        if wanted == key.lower() or wanted in (alias.strip().lower() for alias in settings.aliases):
+            return key
+    import difflib
+
+    known = [*config.providers, *(a for s in config.providers.values() for a in s.aliases)]
+    close = difflib.get_close_matches(wanted, [k.lower() for k in known], n=1)
+    hint = f" (did you mean {close[0]}?)" if close else ""
+    raise UsageError(f"unknown provider {name!r}{hint}; known: {', '.join(config.providers)}")
+
+
 def route_model(question: str, config: RouterConfig, *, provider: str | None = None, model: str | None = None) -> Route:
     """Explicit arguments win, then a request in the question, then ``config.default``."""
     if provider is not None:
@@ -265,4 +281,8 @@ def route_model(question: str, config: RouterConfig, *, provider: str | None = N
     return Route(default, config.providers[default].default_model.id, "default provider", explicit=False)
 
 
-__all__ = ["Route", "route_model"]
+__all__ = [
+    "Route",
+    "resolve_provider",
+    "route_model",
+]
