@@ -88,11 +88,15 @@ def load_questions(wheel: Path, categories: tuple[str, ...]) -> Iterator[tuple[s
     with zipfile.ZipFile(wheel) as archive:
         for category in categories:
             questions = _json_lines(archive, f"bfcl_eval/data/BFCL_v4_{category}.json")
-            answers = {a["id"]: a for a in _json_lines(archive, f"bfcl_eval/data/possible_answer/BFCL_v4_{category}.json")}
+            answers = {
+                a["id"]: a for a in _json_lines(archive, f"bfcl_eval/data/possible_answer/BFCL_v4_{category}.json")
+            }
             for question in questions:
                 tools = {fn["name"]: fn["parameters"] for fn in question["function"]}
                 calls = [
-                    (name, _resolve(args)) for item in answers[question["id"]]["ground_truth"] for name, args in item.items()
+                    (name, _resolve(args))
+                    for item in answers[question["id"]]["ground_truth"]
+                    for name, args in item.items()
                 ]
                 yield question["id"], tools, calls
 
@@ -155,7 +159,11 @@ def render_hermes(calls: list[Call], variant: int) -> str:
 
 
 def render_mistral(calls: list[Call], variant: int) -> str:
-    return ("[TOOL_CALLS] " if variant % 2 else "[TOOL_CALLS]") + _json(_objects(calls)) + ("</s>" if variant % 3 == 0 else "")
+    return (
+        ("[TOOL_CALLS] " if variant % 2 else "[TOOL_CALLS]")
+        + _json(_objects(calls))
+        + ("</s>" if variant % 3 == 0 else "")
+    )
 
 
 def render_mistral_args(calls: list[Call], variant: int) -> str:
@@ -164,7 +172,9 @@ def render_mistral_args(calls: list[Call], variant: int) -> str:
 
 
 def render_json(calls: list[Call], variant: int) -> str:
-    text = _json(_one_or_list(calls, "parameters" if variant % 2 else "arguments"), indent=2 if variant % 4 == 0 else None)
+    text = _json(
+        _one_or_list(calls, "parameters" if variant % 2 else "arguments"), indent=2 if variant % 4 == 0 else None
+    )
     return ("<|python_tag|>" + text) if variant % 3 == 0 else text
 
 
@@ -214,8 +224,12 @@ def recovered_exactly(content: str, tools: dict[str, dict], calls: list[Call], f
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--cache", type=Path, required=True, help="directory holding (or receiving) the bfcl-eval wheel")
-    parser.add_argument("--gsm8k", type=Path, default=GSM8K, help=f"answers for the false-positive count (default {GSM8K})")
+    parser.add_argument(
+        "--cache", type=Path, required=True, help="directory holding (or receiving) the bfcl-eval wheel"
+    )
+    parser.add_argument(
+        "--gsm8k", type=Path, default=GSM8K, help=f"answers for the false-positive count (default {GSM8K})"
+    )
     parser.add_argument("--live", action="store_true", help="also BFCL's live_* categories")
     parser.add_argument("--write-sample", type=Path, help="write a sample of rendered cases as JSON lines")
     parser.add_argument("--sample-size", type=int, default=150)
