@@ -93,15 +93,18 @@ def _skip_space(text: str, index: int) -> int:
 
 
 def _strip_end_tokens(text: str) -> str:
-    text = text.strip()
-    changed = True
-    while changed:
-        changed = False
+    """Trailing special tokens and whitespace, removed by moving one index (no repeated copies)."""
+    end = len(text.rstrip())
+    stripped = True
+    while stripped:
+        stripped = False
         for token in END_TOKENS:
-            if text.endswith(token):
-                text = text[: -len(token)].rstrip()
-                changed = True
-    return text
+            if text.endswith(token, 0, end):
+                end -= len(token)
+                while end and text[end - 1].isspace():
+                    end -= 1
+                stripped = True
+    return text[:end].strip()
 
 
 def _canonical(arguments: Any) -> str:
