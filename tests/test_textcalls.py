@@ -230,6 +230,8 @@ def test_no_tools_or_oversized_content_is_not_examined() -> None:
         "calculator(" * 5_000 + ")" * 5_000,
         '<tool_call>{"name":"calculator","arguments":' + "[" * 30_000,
         "(" * 100 + "calculator()" + ")" * 100,
+        "x" + "</s>" * 16_000,
+        "[" + ", ".join(['calculator(expression="1")'] * 2_000) + "]",  # more calls than MAX_CALLS
     ],
 )
 def test_adversarial_inputs_end_without_an_exception(content: str) -> None:

@@ -8,7 +8,8 @@ returns the model's call syntax as ordinary text. We recover the common shapes:
   one or several; the closing tag may be missing at the very end. A lead-in line is allowed
   because the tag is unambiguous.
 - ``mistral``: ``[TOOL_CALLS][{"name": ..., "arguments": {...}}, ...]`` and the newer
-  ``[TOOL_CALLS]name[ARGS]{...}`` (optionally ``[CALL_ID]id`` before ``[ARGS]``).
+  ``[TOOL_CALLS]name[ARGS]{...}`` (optionally ``[CALL_ID]id`` before ``[ARGS]``); a lead-in is
+  allowed as for hermes.
 - ``json``: one ``{"name": ..., "arguments"|"parameters": {...}}`` object, or a list of them,
   that is the WHOLE content (Llama 3.x style, optionally after ``<|python_tag|>``).
 - ``fenced_json``: the same inside one fenced block that is the whole content.
