@@ -634,3 +634,28 @@ def test_non_object_message_is_a_chain_error(registry: ToolRegistry) -> None:
     with pytest.raises(MessageChainError, match="message 1: must be an object"):
         run_tools(llm, [QUESTION[0], "hello"], registry)  # type: ignore[list-item]
     assert llm.calls == []
+
+
+@pytest.mark.parametrize(
+    "content",
+    [
+        '<tool_call>{"name": "add", "arguments": {"a": 2, "b": 3}}</tool_call>',
+        '[TOOL_CALLS][{"name": "add", "arguments": {"a": 2, "b": 3}}]',
+        '{"name": "add", "parameters": {"a": 2, "b": 3}}',
+        "add(a=2, b=3)",
+    ],
+)
+def test_tool_calls_written_as_text_are_run_as_real_calls(registry: ToolRegistry, content: str) -> None:
+    llm = ScriptedLLM([text_response(content), text_response("5")])
+    result = run_tools(llm, QUESTION, registry)
+    assert_every_request_valid(llm)
+    assert [(r.tool, r.arguments, r.result) for r in result.tool_records] == [("add", {"a": 2, "b": 3}, "5")]
+    assistant = llm.calls[1].messages[-2]
+    assert assistant["tool_calls"][0]["function"] == {"name": "add", "arguments": '{"a": 2, "b": 3}'}
+    assert result.answer == "5"
+
+
+def test_an_answer_that_merely_contains_json_is_not_a_call(registry: ToolRegistry) -> None:
+    text = 'Use this config: {"name": "add", "arguments": {"a": 1}} and you are done.'
+    result = run_tools(ScriptedLLM([text_response(text)]), QUESTION, registry)
+    assert result.tool_records == () and result.answer == text

@@ -25,11 +25,13 @@ from router.tools.registry import ToolRegistry
 from router.types import (
     NO_OPTIONS,
     Answer,
+    AssistantMessage,
     Attempt,
     ChatResponse,
     NoticeEvent,
     RequestOptions,
     TextEvent,
+    ToolCall,
     Usage,
 )
 
@@ -138,7 +140,9 @@ class _Run:
         self.tool_turns = 0
         self.text_ids = itertools.count(1)
         self.parameters = {item.name: item.parameters for item in registry}
+        self.schemas = {item.name: item.schema["function"].get("parameters", {}) for item in registry}
         self.streamed = False
+        self.offered = False
 
     # --- requests ---------------------------------------------------------------------------
 
@@ -151,6 +155,7 @@ class _Run:
         if problems:
             raise MessageChainError(problems)
         tools = self.registry.schemas() if offer_tools and self.protocol == "native" and len(self.registry) else None
+        self.offered = tools is not None
         options = self.options if tools is not None else replace(self.options, tool_choice=None, parallel_tool_calls=None)
         try:
             if self.stream and self.protocol == "native":
@@ -181,6 +186,8 @@ class _Run:
     def interpret(self, response: ChatResponse) -> tuple[str, Any]:
         """("answer", text) | ("cut", None) | ("calls", (assistant message, [PreparedCall, ...]))."""
         message = response.message
+        if self.protocol == "native" and not message.tool_calls and self.offered:
+            message = self.recover_text_calls(message)
         if self.protocol == "native":
             if not message.tool_calls:
                 return "answer", message.content or message.refusal or ""
@@ -198,6 +205,18 @@ class _Run:
             call = PreparedCall(f"react_{next(self.text_ids)}", step.name, step.raw_input, step.arguments, step.error)
             return "calls", ({"role": "assistant", "content": step.transcript}, [call])
         return "answer", step.answer if isinstance(step, text_react.ReactFinal) else step.text
+
+    def recover_text_calls(self, message: AssistantMessage) -> AssistantMessage:
+        """Servers without a tool parser write calls as text (``<tool_call>``, ``[TOOL_CALLS]``, bare
+        JSON, ``f(x=1)``): when every name is an offered tool, they become real calls, recorded as such."""
+        from router.loop.textcalls import recover_tool_calls
+
+        recovered = recover_tool_calls(message.content, self.schemas)
+        if recovered is None:
+            return message
+        calls = tuple(ToolCall(f"textcall_{next(self.text_ids)}", c.name, c.arguments) for c in recovered.calls)
+        self.emit(NoticeEvent(f"recovered {len(calls)} tool call(s) written as text ({recovered.format})"))
+        return replace(message, content=recovered.text, tool_calls=calls)
 
     # --- the loop ---------------------------------------------------------------------------
 
