@@ -216,6 +216,7 @@ class Router:
             stream=stream,
             loop=settings,
             options=options,
+            pre_run_tools=first.settings.small_model,
         )
         return self._finish(result, plan, route, started, mode=chosen_mode, mode_reason=mode_reason)
 

@@ -270,3 +270,38 @@ def test_react_streams_its_answer_as_it_comes(config: RouterConfig) -> None:
     texts = [e.text for e in events if isinstance(e, TextEvent)]
     assert len(texts) > 1 and "".join(texts) == result.text
     assert result.tool_records == () and result.grounded is False
+
+
+@pytest.mark.parametrize(
+    ("question", "tool", "arguments"),
+    [
+        ("What is 365*24?", "calculator", {"expression": "365*24"}),
+        ("计算 (12+8)×3 等于多少", "calculator", {"expression": "(12+8)*3"}),
+        ("What time is it in Tokyo?", "get_current_time", {"timezone": "Asia/Tokyo"}),
+        ("东京现在几点", "get_current_time", {"timezone": "Asia/Tokyo"}),
+        ("What's the weather like in Paris?", "get_weather", {"city": "Paris"}),
+    ],
+)
+def test_a_plain_tool_need_is_recognised(question: str, tool: str, arguments: dict[str, Any]) -> None:
+    from router.modes.pretools import recognise
+
+    call = recognise(question, frozenset({"calculator", "get_current_time", "get_weather"}))
+    assert call is not None and (call.tool, call.arguments) == (tool, arguments)
+
+
+@pytest.mark.parametrize("question", ["Why is the sky blue?", "Tell me about 2024", "Compare plan A with plan B", "What time is it?"])
+def test_no_tool_is_guessed_without_a_plain_need(question: str) -> None:
+    from router.modes.pretools import recognise
+
+    assert recognise(question, frozenset({"calculator", "get_current_time", "get_weather"})) is None
+
+
+def test_small_models_get_the_recognised_tool_result_before_answering(config: RouterConfig) -> None:
+    from router.tools.registry import ToolRegistry
+
+    llm = ScriptedLLM([_reply("Final Answer: 8760")])
+    result = run_mode("react", "What is 365*24?", llm, config=config, registry=ToolRegistry.default(), protocol="text",
+                      pre_run_tools=True)  # fmt: skip
+    assert [(r.tool, r.result) for r in result.tool_records] == [("calculator", '{"expression": "365*24", "result": 8760}')]
+    assert llm.calls[0].messages[-1]["content"].startswith("Observation: ")
+    assert result.text == "8760" and result.grounded

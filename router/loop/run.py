@@ -11,6 +11,7 @@ its text when asked.
 from __future__ import annotations
 
 import itertools
+import json
 import re
 import threading
 from collections.abc import Callable, Mapping, Sequence
@@ -220,6 +221,25 @@ class _Run:
 
     # --- the loop ---------------------------------------------------------------------------
 
+    async def run_planned(self, planned: Sequence[tuple[str, dict[str, Any]]]) -> None:
+        """Calls the router recognised in the question, run before the first request (step 0)
+        and written into history exactly as if the model had asked for them."""
+        calls = [
+            PreparedCall(f"router_{next(self.text_ids)}", name, json.dumps(args, ensure_ascii=False), dict(args))
+            for name, args in planned
+        ]
+        if not calls:
+            return
+        contents = await self.tools.run_turn(calls, 0)
+        if self.protocol == "native":
+            self.history.append(AssistantMessage("", tuple(ToolCall(c.call_id, c.name, c.raw_arguments) for c in calls)).to_dict())
+            for call, content in zip(calls, contents, strict=True):
+                self.history.append({"role": "tool", "tool_call_id": call.call_id, "content": content})
+        else:
+            transcript = "\n".join(f"Action: {c.name}\nAction Input: {c.raw_arguments}" for c in calls)
+            self.history.append({"role": "assistant", "content": transcript})
+            self.history.append(text_react.observation_message("\n\n".join(contents)))
+
     async def run(self) -> Answer:
         while True:
             at_bound = self.tool_turns >= self.settings.max_steps
@@ -339,6 +359,7 @@ async def arun_tools(
     protocol_memory: ProtocolMemory | None = None,
     on_event: Callable[[LoopEvent], None] | None = None,
     stream: bool = False,
+    planned_calls: Sequence[tuple[str, dict[str, Any]]] = (),
 ) -> Answer:
     """Run the model with tools until it answers; every bound still yields an answer.
 
@@ -368,13 +389,16 @@ async def arun_tools(
         chosen = "text"
     history = [dict(m) if isinstance(m, Mapping) else m for m in messages]  # never share dicts with the caller
     try:
-        return await _Run(llm, history, registry, settings, chosen, protocol == "auto", emit, options, stream).run()
+        run = _Run(llm, history, registry, settings, chosen, protocol == "auto", emit, options, stream)
+        await run.run_planned(planned_calls)
+        return await run.run()
     except _Downgrade as exc:
         if exc.provider:
             memory.remember(exc.provider, str(exc))
         emit(NoticeEvent(f"{exc.provider or 'the provider'} refused native tools; switching to text ReAct ({exc})"))
         text_run = _Run(llm, history, registry, settings, "text", False, emit, options, stream)
         text_run.attempts.extend(exc.attempts)
+        await text_run.run_planned(planned_calls)
         return await text_run.run()
 
 

@@ -124,6 +124,7 @@ async def arun_mode(
     stream: bool = False,
     loop: LoopSettings | None = None,
     options: RequestOptions | None = None,
+    pre_run_tools: bool = False,
 ) -> Answer:
     """Answer ``question`` in ``mode``.
 
@@ -131,6 +132,7 @@ async def arun_mode(
     react's tool loop. ``protocol`` and ``protocol_memory`` only matter to react
     (where a provider's refusal of native tools is remembered; a Router keeps its
     own). With ``stream=True`` text deltas reach ``on_event`` as ``TextEvent``s.
+    ``pre_run_tools`` (small models): a tool need plain in the question is run first.
     """
     if mode not in MODES:
         raise UsageError(f"unknown mode {mode!r} (choose from {', '.join(MODES)})")
@@ -146,9 +148,15 @@ async def arun_mode(
 
         messages = [{"role": "system", "content": prompts_for(language).react_system}, *turns, {"role": "user", "content": question}]
         tools = registry if registry is not None else ToolRegistry.default()
+        planned: list[tuple[str, dict[str, Any]]] = []
+        if pre_run_tools:
+            from router.modes.pretools import recognise
+
+            call = recognise(question, frozenset(tools.names()))
+            planned = [(call.tool, call.arguments)] if call else []
         return await arun_tools(
             llm, messages, tools, settings=loop or config.loop, options=options, protocol=protocol,  # type: ignore[arg-type]
-            protocol_memory=protocol_memory, on_event=on_event, stream=stream,
+            protocol_memory=protocol_memory, on_event=on_event, stream=stream, planned_calls=planned,
         )  # fmt: skip
     session = _Session(llm, stream, on_event, options)
     if mode == "cot":
