@@ -207,6 +207,13 @@ def main(argv: list[str] | None = None, *, stdin: TextIO | None = None, stdout: 
     except KeyboardInterrupt:
         err.write("router: interrupted\n")
         return 130
+    except Exception as exc:  # a bug of ours: still one line (the traceback with --verbose), never a crash dump
+        from router.redaction import redact
+
+        if args.verbose:
+            traceback.print_exception(exc, file=err)
+        err.write(f"router: internal error: {type(exc).__name__}: {redact(str(exc))} (run with --verbose for details)\n")
+        return EXIT_PROVIDER
     if not args.json:
         _announce_fallback(answer, err)
     _print_answer(answer, args, printer, out, err)
