@@ -44,10 +44,11 @@ class RedisServer:
         auth = f":{self.password}@" if self.password else ""
         return f"redis://{auth}127.0.0.1:{self.port}/0"
 
-    def start(self, attempts: int = 5) -> RedisServer:
-        self._dir = tempfile.TemporaryDirectory(prefix="router-redis-")
+    def start(self, attempts: int = 5, port: int | None = None) -> RedisServer:
+        if self._dir is None:
+            self._dir = tempfile.TemporaryDirectory(prefix="router-redis-")
         for _ in range(attempts):  # the free port may be taken between probing and binding
-            self.port = _free_port()
+            self.port = port or _free_port()
             args = [
                 REDIS_SERVER, "--port", str(self.port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
                 "--dir", self._dir.name, "--daemonize", "no", "--loglevel", "warning",
@@ -86,6 +87,11 @@ class RedisServer:
         if self._process is not None and self._process.poll() is None:
             self._process.kill()
             self._process.wait(timeout=10)
+
+    def restart(self) -> RedisServer:
+        """Start again on the same port (empty: nothing is persisted), as after a crash."""
+        self.kill()
+        return self.start(port=self.port)
 
     def stop(self) -> None:
         self.kill()

@@ -63,14 +63,15 @@ class FallbackStore:
         with self._lock:
             return self._down
 
-    def _should_try_primary(self) -> bool:
+    def _should_try_primary(self) -> tuple[bool, bool]:
+        """(try the primary, this caller is the probe after an outage)."""
         with self._lock:
             if not self._down:
-                return True
+                return True, False
             if self._probing or self._clock() < self._retry_at:
-                return False
+                return False, False
             self._probing = True  # this caller probes; the others stay on the fallback meanwhile
-            return True
+            return True, True
 
     def _failed(self, exc: StateStoreUnavailableError) -> None:
         with self._lock:
@@ -81,41 +82,48 @@ class FallbackStore:
             self._retry_at = self._clock() + self._next_backoff
             self._next_backoff = min(self._max_backoff_s, self._next_backoff * 2)
         if first:
-            self._log.warning("%s unreachable, continuing with in-process state: %s", self._name, exc)
+            self._log.warning("shared state unavailable, continuing with in-process state: %s", exc)
 
-    def _recovered(self) -> dict[str, tuple[float, float]]:
+    def _recovered(self) -> None:
         with self._lock:
             was_down = self._down
             self._down, self._probing = False, False
-            pending, self._pending_spend = self._pending_spend, {}
         if was_down:
             self._log.info("%s reachable again, shared state resumed", self._name)
-        return pending
 
     async def _call(self, op: Callable[[StateStore], Awaitable[T]]) -> T:
-        if self._should_try_primary():
+        use_primary, probe = self._should_try_primary()
+        if use_primary:
             try:
+                if probe:
+                    await self._replay_spend()
                 result = await op(self.primary)
             except StateStoreUnavailableError as exc:
                 self._failed(exc)
             else:
-                pending = self._recovered()
-                if pending:
-                    await self._replay_spend(pending)
+                self._recovered()
                 return result
         return await op(self.fallback)
 
-    async def _replay_spend(self, pending: dict[str, tuple[float, float]]) -> None:
-        """Add the outage's spend to the primary, once: the fallback's copy is zeroed."""
-        for key, (usd, ttl_s) in pending.items():
+    async def _replay_spend(self) -> None:
+        """Add the outage's spend to the primary, once: the fallback's copy is zeroed.
+
+        Raises ``StateStoreUnavailableError`` (keeping what is not replayed yet) when the
+        primary is still down."""
+        with self._lock:
+            pending, self._pending_spend = self._pending_spend, {}
+        items = list(pending.items())
+        for i, (key, (usd, ttl_s)) in enumerate(items):
             try:
-                self._note_spend(key, await self.primary.add_spend(key, usd, ttl_s))
-                await self.fallback.add_spend(key, -usd, ttl_s)
-            except StateStoreUnavailableError as exc:
-                with self._lock:  # keep it for the next recovery
-                    old, _ = self._pending_spend.get(key, (0.0, ttl_s))
-                    self._pending_spend[key] = (old + usd, ttl_s)
-                self._failed(exc)
+                total = await self.primary.add_spend(key, usd, ttl_s)
+            except StateStoreUnavailableError:
+                with self._lock:
+                    for rest_key, (rest_usd, rest_ttl) in items[i:]:
+                        old, _ = self._pending_spend.get(rest_key, (0.0, rest_ttl))
+                        self._pending_spend[rest_key] = (old + rest_usd, rest_ttl)
+                raise
+            self._note_spend(key, total)
+            await self.fallback.add_spend(key, -usd, ttl_s)
 
     # --- StateStore -------------------------------------------------------------------
 
