@@ -21,7 +21,7 @@ import weakref
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any, TypeVar
 
-from router.errors import StateStoreUnavailableError
+from router.errors import ConfigError, StateStoreUnavailableError
 from router.redaction import redact, redact_url, scrub_exception
 from router.state.base import BreakerPolicy, BreakerRecord, Bucket
 
@@ -155,8 +155,14 @@ class RedisStore:
         timeout_s: float = 1.0,
         downgrade_ttl_s: float = 86400.0,
     ) -> None:
+        import importlib.util
+
         self._url = url
         self.display_url = redact_url(url)
+        if importlib.util.find_spec("redis") is None:
+            raise ConfigError(
+                f"state: Redis at {self.display_url} needs the redis package: pip install 'router[redis]'"
+            )
         self._prefix = key_prefix
         self._timeout_s = timeout_s
         self._downgrade_ttl_s = downgrade_ttl_s
@@ -236,7 +242,7 @@ class RedisStore:
         async def add(c: _Connection) -> list[Any]:
             async with c.client.pipeline(transaction=True) as pipe:
                 pipe.incrbyfloat(full, usd)
-                pipe.expire(full, max(1, int(ttl_s)), nx=True)
+                pipe.expire(full, max(1, int(ttl_s)))  # from the last charge: a day key lives ttl_s past it
                 return await pipe.execute()  # type: ignore[no-any-return]
 
         total, _ = await self._run("add_spend", add)
