@@ -12,11 +12,13 @@ from __future__ import annotations
 import threading
 import time
 from collections import OrderedDict, deque
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, MutableMapping, Sequence
 from dataclasses import dataclass, field
+from typing import TypeVar
 
 from router.state.base import BreakerPolicy, BreakerRecord, Bucket
 
+V = TypeVar("V")
 _SWEEP_EVERY = 256
 """Writes between sweeps of expired entries (a sweep is O(entries))."""
 
@@ -134,8 +136,7 @@ class MemoryStore:
 
     async def spend(self, key: str) -> float:
         with self._lock:
-            total, expires = self._spend.get(key, (0.0, float("inf")))
-            return total if expires > self._clock() else 0.0
+            return self._live(self._spend, key) or 0.0
 
     # --- text-ReAct downgrade memory ----------------------------------------------------
 
@@ -152,26 +153,16 @@ class MemoryStore:
 
     async def downgrade_reason(self, key: str) -> str | None:
         with self._lock:
-            entry = self._downgrades.get(key)
-            if entry is None:
-                return None
-            if entry[1] <= self._clock():
-                del self._downgrades[key]
-                return None
-            return entry[0]
+            return self._live(self._downgrades, key)
 
     # --- response cache ---------------------------------------------------------------
 
     async def cache_get(self, key: str) -> str | None:
         with self._lock:
-            entry = self._cache.get(key)
-            if entry is None:
-                return None
-            if entry[1] <= self._clock():
-                del self._cache[key]
-                return None
-            self._cache.move_to_end(key)
-            return entry[0]
+            value = self._live(self._cache, key)
+            if value is not None:
+                self._cache.move_to_end(key)
+            return value
 
     async def cache_set(self, key: str, value: str, ttl_s: float) -> None:
         with self._lock:
@@ -185,6 +176,16 @@ class MemoryStore:
         """Nothing to release; the state stays readable (it is the fallback's memory)."""
 
     # --- expiry -----------------------------------------------------------------------
+
+    def _live(self, table: MutableMapping[str, tuple[V, float]], key: str) -> V | None:
+        """The value under ``key`` unless it has expired (then it is dropped). Lock held."""
+        entry = table.get(key)
+        if entry is None:
+            return None
+        if entry[1] <= self._clock():
+            del table[key]
+            return None
+        return entry[0]
 
     def _wrote(self) -> None:
         """Count a write; every ``_SWEEP_EVERY`` writes drop what has expired. Lock held."""
