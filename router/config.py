@@ -16,7 +16,7 @@ from typing import Any, Literal
 from urllib.parse import urlparse
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from router.errors import ConfigError, MissingAPIKeyError
 
@@ -56,6 +56,13 @@ class ModelConfig(_Strict):
     """GGUF file for the in-process llama.cpp client."""
 
 
+class RateLimits(_Strict):
+    """Client-side limits, kept below the provider's own so we wait or fall back instead of a 429."""
+
+    requests_per_minute: float | None = Field(default=None, gt=0, le=1e6, allow_inf_nan=False)
+    tokens_per_minute: float | None = Field(default=None, gt=0, le=1e9, allow_inf_nan=False)
+
+
 class ProviderConfig(_Strict):
     client: ClientKind
     base_url: str | None = None
@@ -67,6 +74,7 @@ class ProviderConfig(_Strict):
     max_retries: int = Field(default=2, ge=0, le=10)
     small_model: bool = False
     """Answers are labelled as coming from a small local model."""
+    limits: RateLimits | None = None
     models: list[ModelConfig] = Field(min_length=1)
 
     @field_validator("base_url")
@@ -137,6 +145,78 @@ class RetrySettings(_Strict):
     failures_before_cooldown: int = Field(default=3, ge=1)
 
 
+class BreakerSettings(_Strict):
+    """Circuit breaker per provider/model (``router.state.breaker``)."""
+
+    failures: int = Field(default=5, ge=1, le=100)
+    window_s: float = Field(default=30.0, gt=0, le=86400, allow_inf_nan=False)
+    cooldown_s: float = Field(default=10.0, gt=0, le=86400, allow_inf_nan=False)
+    probe_lease_s: float = Field(default=30.0, gt=0, le=3600, allow_inf_nan=False)
+    """How long a half-open probe holds its slot if its process never reports back."""
+
+
+_REDIS_SCHEMES = ("redis", "rediss", "unix")
+
+
+class StateSettings(_Strict):
+    """Where breakers, limits, budgets and the cache live: in process, or Redis (shared).
+
+    The URL may contain a password, so errors never show it, and ``redis_url_env``
+    keeps it out of the file altogether.
+    """
+
+    redis_url: str | None = None
+    redis_url_env: str | None = None
+    key_prefix: str = Field(default="router:", min_length=1, max_length=64, pattern=r"^[A-Za-z0-9_:.\-]+$")
+    timeout_s: float = Field(default=1.0, gt=0, le=60, allow_inf_nan=False)
+    """Socket timeout for Redis: a hung Redis costs at most this before falling back."""
+
+    @field_validator("redis_url")
+    @classmethod
+    def _check_redis_url(cls, value: str | None) -> str | None:
+        if value is None:
+            return value
+        try:
+            parsed = urlparse(value)
+            parsed.port  # noqa: B018 (parses the port: raises ValueError when it is malformed)
+        except ValueError:
+            raise ValueError("malformed Redis URL (value not shown: it may hold a password)") from None
+        if parsed.scheme not in _REDIS_SCHEMES:
+            raise ValueError(
+                f"Redis URL must start with redis://, rediss:// or unix:// (got scheme {parsed.scheme!r}; "
+                "value not shown: it may hold a password)"
+            )
+        if parsed.scheme != "unix" and not parsed.hostname:
+            raise ValueError("Redis URL has no host (value not shown: it may hold a password)")
+        return value
+
+    @field_validator("redis_url_env")
+    @classmethod
+    def _check_url_env(cls, value: str | None) -> str | None:
+        if value is not None and (not value or not value.replace("_", "a").isalnum()):
+            raise ValueError("is not an environment variable name (value not shown: it may be the URL itself)")
+        return value
+
+    @model_validator(mode="after")
+    def _one_source(self) -> StateSettings:
+        if self.redis_url is not None and self.redis_url_env is not None:
+            raise ValueError("set redis_url or redis_url_env, not both")
+        return self
+
+    def resolved_url(self) -> str | None:
+        """The Redis URL (read from the environment now), or None for in-process state."""
+        if self.redis_url_env is None:
+            return self.redis_url
+        value = os.environ.get(self.redis_url_env, "").strip()
+        if not value:
+            raise ConfigError(f"state.redis_url_env: environment variable {self.redis_url_env} is not set")
+        try:
+            return type(self).model_validate({"redis_url": value, "key_prefix": self.key_prefix}).redis_url
+        except ValidationError as exc:
+            reason = str(exc.errors()[0]["msg"]).removeprefix("Value error, ")
+            raise ConfigError(f"state.redis_url_env: {self.redis_url_env}: {reason}") from None
+
+
 class FewShotExample(_Strict):
     question: str
     answer: str
@@ -155,6 +235,10 @@ class RouterConfig(_Strict):
     loop: LoopSettings = Field(default_factory=LoopSettings)
     retry: RetrySettings = Field(default_factory=RetrySettings)
     modes: ModeSettings = Field(default_factory=ModeSettings)
+    state: StateSettings = Field(default_factory=StateSettings)
+    breaker: BreakerSettings = Field(default_factory=BreakerSettings)
+    budget_usd_per_day: float | None = Field(default=None, gt=0, le=1e6, allow_inf_nan=False)
+    """Spend limit of this Router per UTC day; None means no limit."""
     providers: dict[str, ProviderConfig] = Field(min_length=1)
     source: str = Field(default="<memory>", exclude=True)
     """Where the config was read from (set by load_config, not by YAML)."""
@@ -356,6 +440,7 @@ def load_config(path: str | os.PathLike[str] | None = None) -> RouterConfig:
 
 
 __all__ = [
+    "BreakerSettings",
     "Capabilities",
     "ClientKind",
     "ConfigError",
@@ -364,8 +449,10 @@ __all__ = [
     "ModeSettings",
     "ModelConfig",
     "ProviderConfig",
+    "RateLimits",
     "RetrySettings",
     "RouterConfig",
+    "StateSettings",
     "config_path",
     "load_config",
     "parse_config",

@@ -21,7 +21,9 @@ catch one type; the subclasses let them react to the cause::
     │   └── ToolArgumentsError       arguments did not validate
     ├── MessageChainError            a message history breaks the tool-calling protocol
     ├── LoopLimitError               a loop bound was hit where no answer can be produced
-    └── ScriptExhaustedError         a ScriptedLLM was called more often than scripted
+    ├── ScriptExhaustedError         a ScriptedLLM was called more often than scripted
+    ├── BudgetExceededError          a USD-per-day spend budget is used up (429 in the server)
+    └── StateStoreUnavailableError   the shared state store (Redis) cannot be reached
 
 Messages never contain API key values: clients pass every foreign message
 through ``redact`` before it lands here.
@@ -178,10 +180,28 @@ class ScriptExhaustedError(RouterError):
     """A ScriptedLLM ran out of scripted replies: the code under test called it too often."""
 
 
+class BudgetExceededError(RouterError):
+    """A spend budget is used up for today: refusing is cheaper than a surprise invoice."""
+
+    def __init__(self, scope: str, limit_usd: float, spent_usd: float, day: str) -> None:
+        self.scope = scope
+        self.limit_usd = limit_usd
+        self.spent_usd = spent_usd
+        self.day = day
+        super().__init__(
+            f"budget exceeded for {scope!r}: spent ${spent_usd:.4f} of ${limit_usd:.2f} per day ({day} UTC)"
+        )
+
+
+class StateStoreUnavailableError(RouterError):
+    """The shared state store failed; the fallback store catches it and continues in process."""
+
+
 __all__ = [
     "AllProvidersFailedError",
     "AuthenticationError",
     "BadRequestError",
+    "BudgetExceededError",
     "ConfigError",
     "LoopLimitError",
     "MalformedResponseError",
@@ -194,6 +214,7 @@ __all__ = [
     "RateLimitError",
     "RouterError",
     "ScriptExhaustedError",
+    "StateStoreUnavailableError",
     "ToolArgumentsError",
     "ToolDefinitionError",
     "ToolError",

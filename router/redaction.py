@@ -56,6 +56,36 @@ def redact(text: str, *secrets: str | None) -> str:
     return _KEY_SHAPES.sub(MASK, text)
 
 
+def redact_url(url: str) -> str:
+    """``url`` with its password (userinfo or ``?password=``) masked, for logs and errors.
+
+    Store URLs such as ``redis://:secret@host:6379/0`` carry credentials; the host
+    and port stay visible because they are what a reader needs to fix a problem.
+    The password is also registered, so ``redact`` masks it in foreign messages.
+    """
+    from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
+
+    try:
+        parts = urlsplit(url)
+        password = parts.password
+    except ValueError:  # an unparsable URL may still hold a secret: show none of it
+        return MASK
+    netloc = parts.netloc
+    if password is not None:
+        register_secret(password)
+        userinfo, _, hostinfo = netloc.rpartition("@")
+        user = userinfo.partition(":")[0]
+        netloc = f"{user}:{MASK}@{hostinfo}"
+    query = parts.query
+    if query:
+        pairs = parse_qsl(query, keep_blank_values=True)
+        for key, value in pairs:
+            if key.lower() == "password":
+                register_secret(value)
+        query = urlencode([(k, MASK if k.lower() == "password" else v) for k, v in pairs], safe="*")
+    return redact(urlunsplit((parts.scheme, netloc, parts.path, query, parts.fragment)))
+
+
 def secrets_from_config(config: RouterConfig) -> tuple[str, ...]:
     """Current values of every provider's ``api_key_env`` variable (read now, not stored)."""
     values = []
@@ -139,6 +169,7 @@ __all__ = [
     "install_log_redaction",
     "known_secrets",
     "redact",
+    "redact_url",
     "register_secret",
     "scrub_exception",
     "secrets_from_config",

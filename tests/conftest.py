@@ -33,3 +33,40 @@ def make_fake_server() -> Iterator[Callable[[], FakeOpenAIServer]]:
 def fake_server(make_fake_server: Callable[[], FakeOpenAIServer]) -> FakeOpenAIServer:
     """A started ``FakeOpenAIServer`` on 127.0.0.1 (free port); ``.enqueue(...)`` replies."""
     return make_fake_server()
+
+
+# --- real redis-server (issue 13) ---------------------------------------------------------
+
+from redis_server import RedisServer, redis_available  # noqa: E402
+
+
+def _need_redis() -> None:
+    if not redis_available():
+        message = "redis-server is not installed (apt-get install redis-server)"
+        if os.environ.get("ROUTER_REQUIRE_REDIS"):
+            pytest.fail(message)
+        pytest.skip(message)
+
+
+@pytest.fixture(scope="session")
+def redis_server() -> Iterator[RedisServer]:
+    """One redis-server for the session; tests keep apart by using their own key prefix."""
+    _need_redis()
+    with RedisServer() as server:
+        yield server
+
+
+@pytest.fixture
+def make_redis_server() -> Iterator[Callable[..., RedisServer]]:
+    """Private redis-servers for tests that kill them or set a password; stopped at test end."""
+    _need_redis()
+    started: list[RedisServer] = []
+
+    def make(password: str | None = None) -> RedisServer:
+        server = RedisServer(password=password).start()
+        started.append(server)
+        return server
+
+    yield make
+    for server in started:
+        server.stop()
