@@ -38,9 +38,10 @@ class Router:
         registry: Any = None,
         sleep: Callable[[float], Any] | None = None,
     ) -> None:
-        from router.clients.resilient import CooldownTracker
         from router.config import RouterConfig
         from router.loop.run import ProtocolMemory
+        from router.state import make_store
+        from router.state.breaker import CircuitBreaker
 
         if not isinstance(config, RouterConfig):
             hint = " (use Router.from_yaml(path) to load a file)" if isinstance(config, (str, os.PathLike)) else ""
@@ -53,7 +54,8 @@ class Router:
         self._registry = registry
         self._sleep = sleep if sleep is not None else asyncio.sleep
         self._protocol_memory = ProtocolMemory()  # providers that refused native tools, for this Router
-        self._cooldowns = CooldownTracker.from_settings(config.retry)
+        self.state = make_store(config)  # in-process, or Redis shared by every process of the deployment
+        self._breaker = CircuitBreaker.from_settings(self.state, config.breaker)
 
     @classmethod
     def from_yaml(cls, path: str | os.PathLike[str] | None = None, **kwargs: Any) -> Router:
@@ -120,7 +122,7 @@ class Router:
             Candidate(c.provider, c.model_id, client(c.provider, c.model_id), c.settings.max_retries) for c in plan.candidates
         ]
         notify = (lambda text: on_event(NoticeEvent(text))) if on_event is not None else None
-        return ResilientClient(candidates, retry=self.config.retry, sleep=self._sleep, cooldowns=self._cooldowns, notify=notify)
+        return ResilientClient(candidates, retry=self.config.retry, sleep=self._sleep, breaker=self._breaker, notify=notify)
 
     # -- lifetime -------------------------------------------------------------------------
 
@@ -129,6 +131,7 @@ class Router:
         built, self._built = list(self._built.values()), {}
         for client in built:
             await client.aclose()
+        await self.state.aclose()
 
     def close(self) -> None:
         from router.aio import run_sync

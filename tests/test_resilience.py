@@ -1,4 +1,4 @@
-"""ResilientClient, CooldownTracker and the planner with scripted clients (no network)."""
+"""ResilientClient, circuit breakers and the planner with scripted clients (no network)."""
 
 from __future__ import annotations
 
@@ -8,9 +8,10 @@ from typing import Any
 
 import pytest
 
+from router.aio import run_sync
 from router.clients.base import LLMClient, SyncClient
 from router.clients.mock import MockLLM, ScriptedLLM, text_response
-from router.clients.resilient import Candidate, CooldownTracker, LazyClient, ResilientClient, summarize
+from router.clients.resilient import Candidate, LazyClient, ResilientClient, summarize
 from router.config import RetrySettings, parse_config
 from router.errors import (
     AllProvidersFailedError,
@@ -26,6 +27,9 @@ from router.errors import (
 )
 from router.routing.names import Route
 from router.routing.plan import plan
+from router.state.base import BreakerPolicy
+from router.state.breaker import CircuitBreaker
+from router.state.memory import MemoryStore
 from router.types import Attempt, RequestOptions, StreamEvent
 
 Q = [{"role": "user", "content": "hi"}]
@@ -135,56 +139,41 @@ def test_resilient_client_is_an_llm_client() -> None:
         ResilientClient([])
 
 
-# --- cooldowns -------------------------------------------------------------------------------
+# --- circuit breakers ------------------------------------------------------------------------
 
 
-def test_cooldown_tracker_trips_expires_and_resets() -> None:
+def breaker(clock: Clock, failures: int, cooldown_s: float = 60.0) -> CircuitBreaker:
+    return CircuitBreaker(MemoryStore(clock=clock), BreakerPolicy(failures=failures, window_s=30.0, cooldown_s=cooldown_s), clock=clock)
+
+
+def test_open_circuits_are_skipped_and_bad_requests_do_not_count() -> None:
     clock = Clock()
-    tracker = CooldownTracker(cooldown_s=10, failures_before_cooldown=2, clock=clock)
-    tracker.record_failure("a")
-    assert not tracker.is_cooling("a")
-    tracker.record_failure("a")
-    assert tracker.is_cooling("a") and tracker.remaining("a") == 10
-    clock.now = 9.5
-    assert tracker.is_cooling("a")
-    clock.now = 10.5
-    assert not tracker.is_cooling("a")
-    tracker.record_failure("a")  # the count restarted after the cooldown
-    assert not tracker.is_cooling("a")
-    tracker.record_success("a")
-    tracker.record_failure("a")
-    assert not tracker.is_cooling("a")
-    assert not tracker.is_cooling("never-seen")
-
-
-def test_cooling_providers_are_skipped_and_bad_requests_do_not_count() -> None:
-    clock = Clock()
-    tracker = CooldownTracker(cooldown_s=60, failures_before_cooldown=2, clock=clock)
+    gate = breaker(clock, failures=2)
     a = ScriptedLLM([BadRequestError("bad"), BadRequestError("bad"), unavailable(), unavailable(), text_response("a back")])
     b = ScriptedLLM([text_response("b")] * 5)
-    client = chain(Candidate("a", "m", a, max_retries=0), Candidate("b", "m", b, max_retries=0), clock=clock, cooldowns=tracker)
+    client = chain(Candidate("a", "m", a, max_retries=0), Candidate("b", "m", b, max_retries=0), clock=clock, breaker=gate)
     client.chat(Q)
     client.chat(Q)
-    assert not tracker.is_cooling("a")  # bad requests say nothing about the provider's health
+    assert run_sync(gate.state("a/m")).state == "closed"  # bad requests say nothing about the provider's health
     client.chat(Q)
     client.chat(Q)
-    assert tracker.is_cooling("a")
+    assert run_sync(gate.state("a/m")).state == "open"
     skipped = client.chat(Q)
-    assert skipped.attempts[0] == Attempt("a", "m", ok=False, error_kind="cooldown", error="skipped: cooling down for another 60s")
+    assert skipped.attempts[0] == Attempt("a", "m", ok=False, error_kind="circuit_open", error="skipped: circuit open, next probe in 60s")
     assert len(a.calls) == 4
-    clock.now = 61
+    clock.now = 61  # half-open: one probe, which succeeds and closes the circuit
     assert client.chat(Q).message.content == "a back"
+    assert run_sync(gate.state("a/m")).state == "closed"
 
 
-def test_everything_cooling_fails_fast_without_calls() -> None:
+def test_everything_open_fails_fast_without_calls() -> None:
     clock = Clock()
-    tracker = CooldownTracker(cooldown_s=60, failures_before_cooldown=1, clock=clock)
-    tracker.record_failure("a")
+    gate = breaker(clock, failures=1)
+    run_sync(gate.record_failure("a/m"))
     script = ScriptedLLM([text_response("never")])
     with pytest.raises(AllProvidersFailedError) as caught:
-        chain(Candidate("a", "m", script), clock=clock, cooldowns=tracker).chat(Q)
-    assert script.calls == []
-    assert "a/m: cooldown" in str(caught.value)
+        chain(Candidate("a", "m", script), clock=clock, breaker=gate).chat(Q)
+    assert script.calls == [] and caught.value.attempts[0].error_kind == "circuit_open"
 
 
 def test_summarize_handles_no_attempts() -> None:

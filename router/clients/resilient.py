@@ -1,4 +1,4 @@
-"""Executing a chain of candidates: retries, fallbacks and cooldowns around any ``LLMClient``.
+"""Executing a chain of candidates: retries, fallbacks and circuit breakers around any ``LLMClient``.
 
 ``ResilientClient`` is itself an ``LLMClient``: the loop never knows whether it
 talks to one provider or a chain. It reads no configuration: who is in the chain,
@@ -40,6 +40,7 @@ from router.types import Attempt, ChatResponse, RequestOptions, StreamEvent
 if TYPE_CHECKING:
     from router.clients.base import LLMClient
     from router.config import RetrySettings
+    from router.state.breaker import CircuitBreaker
 
 T = TypeVar("T")
 
@@ -81,55 +82,6 @@ class LazyClient(SyncClient):
 
     def __repr__(self) -> str:
         return f"LazyClient({self.provider}/{self.model}{'' if self._client is None else ', built'})"
-
-
-class CooldownTracker:
-    """Skips a provider for ``cooldown_s`` after ``failures_before_cooldown`` failures in a row.
-
-    Shared across calls (a Router owns one) and thread-safe. Only provider-health
-    failures count (rate limits, 5xx, timeouts, unreadable replies, auth); a bad
-    request says nothing about the provider. A success resets the count.
-    """
-
-    def __init__(self, cooldown_s: float = 60.0, failures_before_cooldown: int = 3, clock: Callable[[], float] = time.monotonic) -> None:
-        self.cooldown_s = cooldown_s
-        self.failures_before_cooldown = failures_before_cooldown
-        self._clock = clock
-        self._failures: dict[str, int] = {}
-        self._until: dict[str, float] = {}
-        self._lock = threading.Lock()
-
-    @classmethod
-    def from_settings(cls, retry: RetrySettings, clock: Callable[[], float] = time.monotonic) -> CooldownTracker:
-        return cls(retry.cooldown_s, retry.failures_before_cooldown, clock)
-
-    def remaining(self, provider: str) -> float:
-        """Seconds of cooldown left (0 when the provider may be called)."""
-        with self._lock:
-            until = self._until.get(provider)
-            if until is None:
-                return 0.0
-            left = until - self._clock()
-            if left <= 0:
-                del self._until[provider]
-                self._failures.pop(provider, None)
-                return 0.0
-            return left
-
-    def is_cooling(self, provider: str) -> bool:
-        return self.remaining(provider) > 0
-
-    def record_failure(self, provider: str) -> None:
-        with self._lock:
-            count = self._failures.get(provider, 0) + 1
-            self._failures[provider] = count
-            if count >= self.failures_before_cooldown and self.cooldown_s > 0:
-                self._until[provider] = self._clock() + self.cooldown_s
-
-    def record_success(self, provider: str) -> None:
-        with self._lock:
-            self._failures.pop(provider, None)
-            self._until.pop(provider, None)
 
 
 def _counts_against_provider(exc: ProviderError) -> bool:
@@ -176,7 +128,7 @@ class ResilientClient(SyncClient):
         retry: RetrySettings | None = None,
         sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
         clock: Callable[[], float] = time.monotonic,
-        cooldowns: CooldownTracker | None = None,
+        breaker: CircuitBreaker | None = None,
         base_delay_s: float = 0.5,
         rng: random.Random | None = None,
         notify: Callable[[str], None] | None = None,
@@ -186,9 +138,12 @@ class ResilientClient(SyncClient):
         self.candidates = tuple(candidates)
         self.provider, self.model = self.candidates[0].provider, self.candidates[0].model
         self.max_wait_s = retry.max_wait_s if retry is not None else 20.0
-        self.cooldowns = cooldowns if cooldowns is not None else (
-            CooldownTracker.from_settings(retry, clock) if retry is not None else CooldownTracker(clock=clock)
-        )
+        if breaker is None:
+            from router.state.breaker import CircuitBreaker
+            from router.state.memory import MemoryStore
+
+            breaker = CircuitBreaker(MemoryStore())  # a chain of its own: breakers shared by nobody else
+        self.breaker = breaker
         self.base_delay_s = base_delay_s
         self._sleep = sleep
         self._clock = clock
@@ -213,10 +168,10 @@ class ResilientClient(SyncClient):
         """Try candidates in order; (candidate, result, started) of the first success, else AllProvidersFailedError."""
         last_error: BaseException | None = None
         for index, candidate in enumerate(self.candidates):
-            left = self.cooldowns.remaining(candidate.provider)
-            if left > 0:
-                attempts.append(Attempt(candidate.provider, candidate.model, ok=False, error_kind="cooldown",
-                                        error=f"skipped: cooling down for another {left:.0f}s"))  # fmt: skip
+            decision = await self.breaker.allow(f"{candidate.provider}/{candidate.model}")
+            if not decision.allowed:
+                attempts.append(Attempt(candidate.provider, candidate.model, ok=False, error_kind="circuit_open",
+                                        error=f"skipped: circuit open, next probe in {decision.retry_in_s:.0f}s"))  # fmt: skip
                 continue
             try:
                 return await self._try_candidate(candidate, call, attempts)
@@ -243,7 +198,7 @@ class ResilientClient(SyncClient):
                     raise MalformedResponseError("the model sent an empty reply", provider=candidate.provider, model=candidate.model)
                 return candidate, result, started
             except ProviderError as exc:
-                self._failed(candidate, exc, started, attempts)
+                await self._failed(candidate, exc, started, attempts)
                 too_long = isinstance(exc, RateLimitError) and (exc.retry_after or 0) > self.max_wait_s
                 if not exc.retryable or isinstance(exc, ToolsUnsupportedError) or too_long or number == candidate.max_retries:
                     raise
@@ -254,23 +209,23 @@ class ResilientClient(SyncClient):
                 await self._sleep(wait)
         raise AssertionError("unreachable: the last try returns or raises")  # pragma: no cover
 
-    def _failed(self, candidate: Candidate, exc: ProviderError, started: float, attempts: list[Attempt]) -> None:
-        """Record a failed try (redacted) and let it count towards the provider's cooldown."""
+    async def _failed(self, candidate: Candidate, exc: ProviderError, started: float, attempts: list[Attempt]) -> None:
+        """Record a failed try (redacted) and let it count towards the model's circuit breaker."""
         attempts.append(Attempt(candidate.provider, candidate.model, ok=False, error_kind=exc.kind,
                                 error=redact(str(exc)), latency_s=self._clock() - started))  # fmt: skip
         if _counts_against_provider(exc):
-            self.cooldowns.record_failure(candidate.provider)
+            await self.breaker.record_failure(f"{candidate.provider}/{candidate.model}")
 
-    def _succeeded(self, candidate: Candidate, started: float, attempts: list[Attempt]) -> None:
+    async def _succeeded(self, candidate: Candidate, started: float, attempts: list[Attempt]) -> None:
         attempts.append(Attempt(candidate.provider, candidate.model, ok=True, latency_s=self._clock() - started))
-        self.cooldowns.record_success(candidate.provider)
+        await self.breaker.record_success(f"{candidate.provider}/{candidate.model}")
 
     # --- LLMClient --------------------------------------------------------------------
 
     async def achat(self, messages: Messages, *, tools: Tools = None, options: RequestOptions | None = None) -> ChatResponse:
         attempts: list[Attempt] = []
         candidate, response, started = await self._run(lambda client: client.achat(messages, tools=tools, options=options), attempts)
-        self._succeeded(candidate, started, attempts)
+        await self._succeeded(candidate, started, attempts)
         return replace(response, attempts=tuple(attempts), provider=candidate.provider, model=response.model or candidate.model)
 
     async def astream(
@@ -291,13 +246,13 @@ class ResilientClient(SyncClient):
         try:
             while event is not None:
                 if event.kind == "done" and event.response is not None:
-                    self._succeeded(candidate, started, attempts)
+                    await self._succeeded(candidate, started, attempts)
                     yield replace(event, response=replace(event.response, attempts=tuple(attempts), provider=candidate.provider))
                     return
                 yield event
                 event = await anext(events, None)
         except ProviderError as exc:
-            self._failed(candidate, exc, started, attempts)
+            await self._failed(candidate, exc, started, attempts)
             exc.attempts = tuple(attempts)
             raise
         finally:
@@ -310,4 +265,4 @@ class ResilientClient(SyncClient):
         """The chain does not own its clients: the Router that built them closes them."""
 
 
-__all__ = ["Candidate", "CooldownTracker", "LazyClient", "ResilientClient", "summarize"]
+__all__ = ["Candidate", "LazyClient", "ResilientClient", "summarize"]
