@@ -28,11 +28,21 @@ class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
 
+ReasoningEcho = Literal["none", "tool_turns", "all"]
+
+
 class Capabilities(_Strict):
     tools: bool = True
     parallel_tool_calls: bool = True
     streaming: bool = True
     reasoning: bool = False
+    reasoning_echo: ReasoningEcho = "tool_turns"
+    """Which assistant turns send their ``reasoning_content`` back: ``tool_turns`` = the tool-call
+    turns since the last user message (DeepSeek thinking mode requires them, and only them)."""
+    strict_alternation: bool = False
+    """The model rejects two consecutive user (or assistant) messages: they are merged when sent."""
+    stream_only: bool = False
+    """The model answers only streamed requests (DashScope QwQ): plain requests stream internally."""
 
 
 class CapabilityOverride(_Strict):
@@ -42,6 +52,9 @@ class CapabilityOverride(_Strict):
     parallel_tool_calls: bool | None = None
     streaming: bool | None = None
     reasoning: bool | None = None
+    reasoning_echo: ReasoningEcho | None = None
+    strict_alternation: bool | None = None
+    stream_only: bool | None = None
 
 
 class ModelConfig(_Strict):

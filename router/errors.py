@@ -13,8 +13,11 @@ catch one type; the subclasses let them react to the cause::
     │   ├── ProviderTimeoutError     the request took longer than the timeout
     │   ├── ProviderUnavailableError 5xx, connection refused/reset, cut stream
     │   ├── BadRequestError          400 / 404 / 422: never retried
-    │   │   └── ToolsUnsupportedError the server refused the `tools` parameter
+    │   │   ├── ToolsUnsupportedError the server refused the `tools` parameter
+    │   │   ├── ContextWindowExceededError the prompt does not fit the model's context window
+    │   │   └── StreamOnlyError      the model answers only streamed requests
     │   ├── MalformedResponseError   the reply could not be understood
+    │   ├── TruncatedResponseError   the server cut the reply short (DeepSeek insufficient_system_resource)
     │   └── AllProvidersFailedError  every candidate in the fallback chain failed
     ├── ToolError                    a tool could not be defined or run
     │   ├── ToolDefinitionError      @tool on a function we cannot describe (decoration time)
@@ -136,8 +139,26 @@ class ToolsUnsupportedError(BadRequestError):
     """The server rejected function calling; the loop downgrades to text ReAct."""
 
 
+class ContextWindowExceededError(BadRequestError):
+    """The prompt is larger than the model's context window: a larger-context model may answer, a retry never."""
+
+
+class StreamOnlyError(BadRequestError):
+    """The model refused a plain request because it answers only streamed ones (DashScope QwQ)."""
+
+
 class MalformedResponseError(ProviderError):
     kind: ProviderErrorKind = "malformed"
+    retryable = True
+
+
+class TruncatedResponseError(ProviderError):
+    """The server ended the reply early for its own reasons (``insufficient_system_resource``).
+
+    Not an answer: what arrived is incomplete, so it is retried and falls back like an outage.
+    """
+
+    kind: ProviderErrorKind = "unavailable"
     retryable = True
 
 
@@ -203,6 +224,7 @@ __all__ = [
     "BadRequestError",
     "BudgetExceededError",
     "ConfigError",
+    "ContextWindowExceededError",
     "LoopLimitError",
     "MalformedResponseError",
     "MessageChainError",
@@ -215,9 +237,11 @@ __all__ = [
     "RouterError",
     "ScriptExhaustedError",
     "StateStoreUnavailableError",
+    "StreamOnlyError",
     "ToolArgumentsError",
     "ToolDefinitionError",
     "ToolError",
     "ToolsUnsupportedError",
+    "TruncatedResponseError",
     "UsageError",
 ]

@@ -39,7 +39,7 @@ from router.errors import (
     RateLimitError,
     ToolsUnsupportedError,
 )
-from router.types import StreamEvent, ToolCall, Usage
+from router.types import RequestOptions, StreamEvent, ToolCall, Usage
 
 KEY = "sk-contract-test-key-0000"
 QUESTION = [{"role": "user", "content": "What is the weather in Paris?"}]
@@ -100,7 +100,7 @@ def collect(events: Any) -> tuple[list[StreamEvent], Any]:
 
 def test_plain_text(make: ClientFactory, fake_server: FakeOpenAIServer) -> None:
     fake_server.enqueue(Text("Sunny, 21°C.", usage=(12, 5)))
-    response = make(fake_server).chat(QUESTION, temperature=0.2)
+    response = make(fake_server).chat(QUESTION, options=RequestOptions(temperature=0.2))
     assert response.message.content == "Sunny, 21°C."
     assert response.message.tool_calls == ()
     assert response.finish_reason == "stop"

@@ -17,6 +17,7 @@ import os
 import subprocess
 import sys
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, get_args
 
@@ -32,10 +33,10 @@ from router.clients.local_model import (
     llama_cpp_installed,
 )
 from router.errors import BadRequestError, ConfigError, ToolsUnsupportedError
-from router.types import ChatResponse, StoppedReason, StreamEvent
+from router.types import ChatResponse, RequestOptions, StoppedReason, StreamEvent
 
 ROOT = Path(__file__).resolve().parents[1]
-GEN = {"temperature": 0.0, "seed": 0, "max_tokens": 32}
+GEN = RequestOptions(temperature=0.0, seed=0, max_tokens=32)
 MULTIPLY_TOOL = {
     "type": "function",
     "function": {
@@ -181,37 +182,37 @@ def test_no_model_at_all_says_how_to_install(monkeypatch: pytest.MonkeyPatch, tm
 
 def test_plain_answer(client: Any) -> None:
     messages = [{"role": "user", "content": "Say hello in one short sentence."}]
-    response = client.chat(messages, **GEN)
+    response = client.chat(messages, options=GEN)
     _assert_text_response(response, provider="embedded", model="SmolLM2-135M-Instruct")
     assert response.usage.prompt_tokens > 0 and response.usage.completion_tokens > 0
-    assert response.usage.completion_tokens <= GEN["max_tokens"]
-    again = client.chat(messages, **GEN)
+    assert response.usage.completion_tokens <= GEN.max_tokens
+    again = client.chat(messages, options=GEN)
     assert again.message.content == response.message.content, "temperature 0 + fixed seed is deterministic"
 
 
 def test_streamed_answer(client: Any) -> None:
     messages = [{"role": "user", "content": "Name three colours."}]
-    events = list(client.stream(messages, **GEN))
+    events = list(client.stream(messages, options=GEN))
     response = _assert_stream(events)
     assert any(event.kind == "text" for event in events)
     _assert_text_response(response, provider="embedded", model="SmolLM2-135M-Instruct")
-    assert response.message.content == client.chat(messages, **GEN).message.content
+    assert response.message.content == client.chat(messages, options=GEN).message.content
     assert response.usage.completion_tokens > 0
 
 
 def test_tools_are_refused_so_the_loop_uses_text_react(client: Any) -> None:
     with pytest.raises(ToolsUnsupportedError) as caught:
-        client.chat([{"role": "user", "content": "What is 365*24?"}], tools=[MULTIPLY_TOOL], **GEN)
+        client.chat([{"role": "user", "content": "What is 365*24?"}], tools=[MULTIPLY_TOOL], options=GEN)
     assert isinstance(caught.value, BadRequestError) and caught.value.provider == "embedded"
 
 
 def test_forced_tool_call_is_well_formed(client: Any) -> None:
     messages = [{"role": "user", "content": "What is 365*24?"}]
-    options = {**GEN, "max_tokens": 64}
-    response = client.chat(messages, tools=[MULTIPLY_TOOL], tool_choice=FORCE_MULTIPLY, **options)
+    options = replace(GEN, max_tokens=64, tool_choice=FORCE_MULTIPLY)
+    response = client.chat(messages, tools=[MULTIPLY_TOOL], options=options)
     assert response.finish_reason == "tool_calls"
     _assert_forced_call(response)
-    streamed = _assert_stream(list(client.stream(messages, tools=[MULTIPLY_TOOL], tool_choice=FORCE_MULTIPLY, **options)))
+    streamed = _assert_stream(list(client.stream(messages, tools=[MULTIPLY_TOOL], options=options)))
     assert [c.arguments for c in streamed.message.tool_calls] == [c.arguments for c in response.message.tool_calls]
 
 
@@ -224,13 +225,13 @@ def test_history_with_tool_messages_is_rendered(client: Any) -> None:
         {"role": "tool", "tool_call_id": "c1", "content": "8760"},
     ]
     before = json.dumps(history)
-    _assert_text_response(client.chat(history, **GEN), provider="embedded", model="SmolLM2-135M-Instruct")
+    _assert_text_response(client.chat(history, options=GEN), provider="embedded", model="SmolLM2-135M-Instruct")
     assert json.dumps(history) == before, "the caller's history is never changed"
 
 
 def test_context_overflow_is_a_bad_request(client: Any) -> None:
     with pytest.raises(BadRequestError):
-        client.chat([{"role": "user", "content": "word " * 3000}], **GEN)
+        client.chat([{"role": "user", "content": "word " * 3000}], options=GEN)
 
 
 class RecordingClient:
@@ -240,13 +241,31 @@ class RecordingClient:
         self.inner = inner
         self.requests: list[tuple[list[dict[str, Any]], Any]] = []
 
-    def chat(self, messages: list[dict[str, Any]], *, tools: Any = None, **options: Any) -> ChatResponse:
-        self.requests.append((json.loads(json.dumps(messages)), tools))
-        return self.inner.chat(messages, tools=tools, **options)
+    provider = "embedded"
+    model = "SmolLM2-135M-Instruct"
 
-    def stream(self, messages: list[dict[str, Any]], *, tools: Any = None, **options: Any) -> Iterator[StreamEvent]:
+    def chat(self, messages: list[dict[str, Any]], *, tools: Any = None, options: Any = None, **loose: Any) -> ChatResponse:
+        """``loose``: options from a loop still on the keyword style (until the async loop lands)."""
         self.requests.append((json.loads(json.dumps(messages)), tools))
-        return self.inner.stream(messages, tools=tools, **options)
+        return self.inner.chat(messages, tools=tools, options=options or RequestOptions(**loose))
+
+    def stream(self, messages: list[dict[str, Any]], *, tools: Any = None, options: Any = None) -> Iterator[StreamEvent]:
+        self.requests.append((json.loads(json.dumps(messages)), tools))
+        return self.inner.stream(messages, tools=tools, options=options)
+
+    async def achat(self, messages: list[dict[str, Any]], *, tools: Any = None, options: Any = None) -> ChatResponse:
+        self.requests.append((json.loads(json.dumps(messages)), tools))
+        return await self.inner.achat(messages, tools=tools, options=options)
+
+    def astream(self, messages: list[dict[str, Any]], *, tools: Any = None, options: Any = None) -> Any:
+        self.requests.append((json.loads(json.dumps(messages)), tools))
+        return self.inner.astream(messages, tools=tools, options=options)
+
+    async def aclose(self) -> None:
+        await self.inner.aclose()
+
+    def close(self) -> None:
+        self.inner.close()
 
 
 def test_text_react_loop_terminates_with_valid_records(model_path: str) -> None:
@@ -345,13 +364,13 @@ def server_client(request: pytest.FixtureRequest, llama_server: Any) -> Any:
 
 def test_server_plain_answer(server_client: Any) -> None:
     model, _ = _local_settings()
-    response = server_client.chat([{"role": "user", "content": "Say hello in one short sentence."}], **GEN)
+    response = server_client.chat([{"role": "user", "content": "Say hello in one short sentence."}], options=GEN)
     _assert_text_response(response, provider="local", model=model)
 
 
 def test_server_streamed_answer(server_client: Any) -> None:
     model, _ = _local_settings()
-    events = list(server_client.stream([{"role": "user", "content": "Name three colours."}], **GEN))
+    events = list(server_client.stream([{"role": "user", "content": "Name three colours."}], options=GEN))
     response = _assert_stream(events)
     _assert_text_response(response, provider="local", model=model)
 
@@ -360,8 +379,8 @@ def test_server_forced_tool_call_round_trip(server_client: Any) -> None:
     from router.loop.chain import validate_messages
 
     question = [{"role": "user", "content": "What is 365*24?"}]
-    options = {**GEN, "max_tokens": 64}
-    first = server_client.chat(question, tools=[MULTIPLY_TOOL], tool_choice=FORCE_MULTIPLY, **options)
+    options = replace(GEN, max_tokens=64, tool_choice=FORCE_MULTIPLY)
+    first = server_client.chat(question, tools=[MULTIPLY_TOOL], options=options)
     assert first.finish_reason == "tool_calls"
     arguments = _assert_forced_call(first)
     call = first.message.tool_calls[0]
@@ -372,11 +391,11 @@ def test_server_forced_tool_call_round_trip(server_client: Any) -> None:
     ]
     assert validate_messages(history) == []
     assert history[1]["tool_calls"][0]["function"]["arguments"] == call.arguments, "sent back verbatim"
-    second = server_client.chat(history, tools=[MULTIPLY_TOOL], **GEN)
+    second = server_client.chat(history, tools=[MULTIPLY_TOOL], options=GEN)
     assert second.message.tool_calls == (), "without tool_choice the default template does not call tools"
     assert isinstance(second.message.content, str) and second.message.content.strip()
 
-    streamed = _assert_stream(list(server_client.stream(question, tools=[MULTIPLY_TOOL], tool_choice=FORCE_MULTIPLY, **options)))
+    streamed = _assert_stream(list(server_client.stream(question, tools=[MULTIPLY_TOOL], options=options)))
     assert [c.name for c in streamed.message.tool_calls] == ["multiply"]
     assert json.loads(streamed.message.tool_calls[0].arguments) == arguments
 

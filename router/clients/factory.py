@@ -37,6 +37,9 @@ def make_client(config: RouterConfig, provider_name: str, model_id: str | None =
         )
         return client
     key = provider.require_api_key(provider_name)
+    from router.clients.wire import WireRules
+
+    rules = WireRules.from_capabilities(provider.capabilities_for(model.id))
     if provider.client == "openai":
         from router.clients.openai import OpenAIClient
 
@@ -47,6 +50,8 @@ def make_client(config: RouterConfig, provider_name: str, model_id: str | None =
             model=model.id,
             provider=provider_name,
             timeout_s=provider.timeout_s,
+            rules=rules,
+            key_env=provider.api_key_env,
         )
     from router.clients.litellm import LiteLLMClient
 
@@ -58,6 +63,8 @@ def make_client(config: RouterConfig, provider_name: str, model_id: str | None =
         base_url=provider.base_url,
         provider=provider_name,
         timeout_s=provider.timeout_s,
+        rules=rules,
+        key_env=provider.api_key_env,
     )
 
 

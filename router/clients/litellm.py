@@ -1,4 +1,4 @@
-"""``LiteLLMClient``: every provider litellm knows (Anthropic, Gemini, ...) behind ``LLMClient``.
+"""``LiteLLMClient``: every provider litellm knows (Anthropic, Gemini, ...) behind ``LLMClient``, async.
 
 litellm is imported on first use, never with ``import router``: it is slow to
 import and, unless ``LITELLM_LOCAL_MODEL_COST_MAP`` is set beforehand, fetches a
@@ -12,11 +12,12 @@ from __future__ import annotations
 import logging
 import os
 import re
-from typing import Any, NoReturn
+from typing import Any
 
-from router.clients.openai import CompletionsClient, map_sdk_error, prepare_messages
-from router.errors import MalformedResponseError
-from router.redaction import install_log_redaction, redact, register_secret, scrub_exception
+from router.clients.openai import CompletionsClient
+from router.clients.wire import DEFAULT_RULES, WireRules
+from router.errors import MalformedResponseError, ProviderError
+from router.redaction import install_log_redaction, redact, register_secret
 
 _LITELLM_LOGGERS = ("LiteLLM", "LiteLLM Router", "LiteLLM Proxy", "litellm")
 # litellm reports an unparsable 200 body as a 500 "InternalServerError" or a connection error
@@ -52,7 +53,7 @@ def litellm_model_name(model: str, base_url: str | None, known_providers: Any) -
 
 
 class LiteLLMClient(CompletionsClient):
-    """An ``LLMClient`` backed by ``litellm.completion``."""
+    """An ``LLMClient`` backed by ``litellm.acompletion``."""
 
     def __init__(
         self,
@@ -62,7 +63,8 @@ class LiteLLMClient(CompletionsClient):
         base_url: str | None = None,
         provider: str = "litellm",
         timeout_s: float = 60.0,
-        **options: Any,
+        rules: WireRules | None = None,
+        key_env: str | None = None,
     ) -> None:
         litellm = import_litellm()
         register_secret(api_key)
@@ -70,9 +72,10 @@ class LiteLLMClient(CompletionsClient):
         self.model = model
         self.base_url = base_url
         self.timeout_s = timeout_s
-        self.options = options
+        self.rules = rules or DEFAULT_RULES
         self._secret = api_key
-        self._completion = litellm.completion
+        self._key_env = key_env
+        self._acompletion = litellm.acompletion
         self._wire_model = litellm_model_name(model, base_url, {str(p) for p in litellm.provider_list} | {
             getattr(p, "value", str(p)) for p in litellm.provider_list
         })
@@ -80,41 +83,29 @@ class LiteLLMClient(CompletionsClient):
     def __repr__(self) -> str:
         return f"LiteLLMClient(provider={self.provider!r}, model={self.model!r}, base_url={self.base_url!r})"
 
-    def _request(
-        self, messages: list[dict[str, Any]], tools: list[dict[str, Any]] | None, options: dict[str, Any]
-    ) -> dict[str, Any]:
+    def _base_request(self) -> dict[str, Any]:
         request: dict[str, Any] = {
             "model": self._wire_model,
-            "messages": prepare_messages(messages),
             "timeout": self.timeout_s,
             "num_retries": 0,
             "max_retries": 0,  # litellm's OpenAI handler would otherwise let the SDK retry twice
-            **self.options,
-            **options,
         }
         if self._secret is not None:
             request["api_key"] = self._secret
         if self.base_url is not None:
             request["api_base"] = self.base_url
-        if tools:
-            request["tools"] = tools
         return request
 
-    def _raise(self, exc: BaseException, had_tools: bool) -> NoReturn:
+    def _map_error(self, exc: BaseException, had_tools: bool) -> ProviderError | None:
         text = str(exc)
-        if _JSON_DECODE.search(text):
-            scrub_exception(exc, self._secret)
-            raise MalformedResponseError(
+        if _JSON_DECODE.search(text) and getattr(exc, "status_code", 500) >= 500:
+            return MalformedResponseError(
                 f"unreadable reply: {redact(text, self._secret)[:300]}", provider=self.provider, model=self.model
-            ) from exc
-        error = map_sdk_error(exc, provider=self.provider, model=self.model, had_tools=had_tools, secret=self._secret)
-        scrub_exception(exc, self._secret)
-        if error is None:
-            raise exc
-        raise error from exc
+            )
+        return super()._map_error(exc, had_tools)
 
-    def _create(self, **request: Any) -> Any:
-        return self._completion(**request)
+    async def _send(self, request: dict[str, Any]) -> Any:
+        return await self._acompletion(**request)
 
 
 __all__ = ["LiteLLMClient", "import_litellm", "litellm_model_name"]

@@ -8,6 +8,10 @@ provider ends the default chain). Three things shape it:
 * Loading a GGUF costs real time and memory, so each model is loaded once per
   process (keyed by path and load settings) and shared by every client; a lock
   per model serialises generation because a ``Llama`` object is not re-entrant.
+* The core is async but llama.cpp blocks: ``achat`` runs generation in a worker
+  thread (``asyncio.to_thread``) and ``astream`` hands each chunk from that
+  thread to the event loop, so the loop never stalls on a model; the per-model
+  lock still lets only one thread use a model at a time.
 * The tiny default model cannot be trusted to *choose* tools, so ``tools`` is
   refused with ``ToolsUnsupportedError`` (the loop then falls back to its text
   ReAct protocol) unless ``tool_choice`` forces one function: then llama.cpp
@@ -17,22 +21,24 @@ provider ends the default chain). Three things shape it:
 
 from __future__ import annotations
 
+import asyncio
 import atexit
 import logging
 import os
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Iterator
 from dataclasses import dataclass
 from typing import Any
 
+from router.clients.base import Messages, SyncClient, Tools
 from router.clients.local_model import INSTALL_HINT, embedded_model_path, missing_model_message
 from router.errors import BadRequestError, ConfigError, ProviderUnavailableError, ToolsUnsupportedError
-from router.types import AssistantMessage, ChatResponse, StreamEvent, ToolCall, Usage
+from router.types import AssistantMessage, ChatResponse, RequestOptions, StreamEvent, ToolCall, Usage
 
 log = logging.getLogger(__name__)
 
-# Options the caller may set per request, mapped onto create_chat_completion.
+# Options the caller may set per request (RequestOptions fields, or extra_body), mapped onto create_chat_completion.
 _PASSED_OPTIONS = frozenset(
     {"temperature", "max_tokens", "seed", "stop", "top_p", "top_k", "min_p", "repeat_penalty",
      "presence_penalty", "frequency_penalty", "response_format"}
@@ -146,7 +152,7 @@ def _forced_tool_name(tool_choice: Any) -> str | None:
     return None
 
 
-class LlamaCppClient:
+class LlamaCppClient(SyncClient):
     """``LLMClient`` running a GGUF model in this process (default: the bundled SmolLM2)."""
 
     def __init__(
@@ -184,7 +190,11 @@ class LlamaCppClient:
 
     # -- request building ---------------------------------------------------
 
-    def _request(self, messages: list[dict[str, Any]], tools: list[dict[str, Any]] | None, options: dict[str, Any]) -> dict[str, Any]:
+    def _request(self, messages: Messages, tools: Tools, request_options: RequestOptions | None) -> dict[str, Any]:
+        options: dict[str, Any] = {}
+        if request_options is not None:
+            options.update(request_options.to_kwargs(with_tools=bool(tools)))
+            options.update(request_options.extra_body)
         tool_choice = options.pop("tool_choice", None)
         request: dict[str, Any] = {
             "messages": to_llama_messages(messages),
@@ -233,8 +243,11 @@ class LlamaCppClient:
 
     # -- LLMClient ----------------------------------------------------------
 
-    def chat(self, messages: list[dict[str, Any]], *, tools: list[dict[str, Any]] | None = None, **options: Any) -> ChatResponse:
-        request = self._request(messages, tools, dict(options))
+    async def achat(self, messages: Messages, *, tools: Tools = None, options: RequestOptions | None = None) -> ChatResponse:
+        request = self._request(messages, tools, options)
+        return await asyncio.to_thread(self._chat_blocking, request)
+
+    def _chat_blocking(self, request: dict[str, Any]) -> ChatResponse:
         started = time.perf_counter()
         with self._loaded.lock:
             self._fresh_context()
@@ -263,11 +276,50 @@ class LlamaCppClient:
             latency_s=latency_s,
         )
 
-    def stream(self, messages: list[dict[str, Any]], *, tools: list[dict[str, Any]] | None = None, **options: Any) -> Iterator[StreamEvent]:
-        request = self._request(messages, tools, dict(options))
-        return self._stream(request)
+    async def astream(
+        self, messages: Messages, *, tools: Tools = None, options: RequestOptions | None = None
+    ) -> AsyncIterator[StreamEvent]:
+        """Generation runs in a worker thread; its events cross to this loop one by one.
 
-    def _stream(self, request: dict[str, Any]) -> Iterator[StreamEvent]:
+        A caller that stops early sets ``stop``: the thread ends at the next token
+        and releases the model's lock before this generator finishes closing.
+        """
+        request = self._request(messages, tools, options)
+        loop = asyncio.get_running_loop()
+        queue: asyncio.Queue[tuple[str, Any]] = asyncio.Queue()
+        stop = threading.Event()
+
+        def hand_over(kind: str, item: Any) -> None:
+            try:
+                loop.call_soon_threadsafe(queue.put_nowait, (kind, item))
+            except RuntimeError:  # the loop is gone: nobody is listening
+                stop.set()
+
+        def produce() -> None:
+            try:
+                for event in self._stream(request, stop):
+                    hand_over("event", event)
+                    if stop.is_set():
+                        break
+            except BaseException as exc:  # handed to the consumer, re-raised there
+                hand_over("error", exc)
+            else:
+                hand_over("end", None)
+
+        worker = asyncio.ensure_future(asyncio.to_thread(produce))
+        try:
+            while True:
+                kind, item = await queue.get()
+                if kind == "error":
+                    raise item
+                if kind == "end":
+                    return
+                yield item
+        finally:
+            stop.set()
+            await asyncio.shield(worker)
+
+    def _stream(self, request: dict[str, Any], stop: threading.Event) -> Iterator[StreamEvent]:
         started = time.perf_counter()
         text: list[str] = []
         calls: dict[int, dict[str, str]] = {}
@@ -279,6 +331,8 @@ class LlamaCppClient:
             self._fresh_context()
             try:
                 for chunk in llama.create_chat_completion(stream=True, **request):
+                    if stop.is_set():
+                        return  # the caller stopped listening; closing the generator frees the model
                     choice = chunk["choices"][0]
                     delta = choice.get("delta") or {}
                     finish_reason = choice.get("finish_reason") or finish_reason

@@ -11,51 +11,46 @@ exactly one place. Servers disagree in small ways the assembler tolerates:
   an empty or None name (or the same name repeated) do not change the name;
 * text, ``reasoning_content`` (DeepSeek; ``reasoning`` on some proxies) and tool
   deltas may interleave;
-* usage arrives in a last chunk whose ``choices`` is empty.
+* usage arrives in a last chunk whose ``choices`` is empty, or (Kimi) inside
+  ``choices[0].usage``;
+* arguments may arrive cumulatively (each fragment repeats everything so far),
+  as ``{}`` followed by the full object, or as a JSON object instead of a
+  string: the assembled arguments are what the model meant, never a
+  concatenation of two objects;
+* a server that repeats one id for every call of a turn (``calculator:0``) and
+  sends no index still yields separate calls, with ids made unique;
+* ``refusal`` deltas build the message's refusal, not its content; a provider
+  field on a tool call (Gemini's ``extra_content``) is kept for the echo.
 
 Chunks may be dicts or SDK objects (pydantic models); both are read the same way.
+Anything unreadable in a chunk is a ``MalformedResponseError``.
 """
 
 from __future__ import annotations
 
-import uuid
-from collections.abc import Mapping
+import json
 from dataclasses import dataclass, field
 from typing import Any
 
+from router.clients.wire import (
+    as_dict,
+    canonical_arguments,
+    check_finish,
+    generated_call_id,
+    normalise_calls,
+    text_or_none,
+    usage_from,
+)
+from router.errors import MalformedResponseError
 from router.types import AssistantMessage, ChatResponse, StreamEvent, ToolCall, Usage
 
 
-def as_dict(obj: Any) -> dict[str, Any]:
-    """A plain dict view of a chunk / delta / usage, including pydantic extras."""
-    if obj is None:
-        return {}
-    if isinstance(obj, Mapping):
-        return dict(obj)
-    dump = getattr(obj, "model_dump", None)
-    if callable(dump):
-        return dict(dump())
-    return dict(getattr(obj, "__dict__", {}))
-
-
-def usage_from(obj: Any) -> Usage | None:
-    data = as_dict(obj)
-    if not data:
-        return None
-    prompt = int(data.get("prompt_tokens") or 0)
-    completion = int(data.get("completion_tokens") or 0)
-    total = int(data.get("total_tokens") or prompt + completion)
-    return Usage(prompt, completion, total)
-
-
-
-def generated_call_id() -> str:
-    """An id for a tool call the server sent without one.
-
-    It must be unique across the whole history, not just within one reply: a
-    per-reply counter (``call_0``) repeats every turn and breaks the chain rules.
-    """
-    return f"call_{uuid.uuid4().hex[:24]}"
+def _complete_json(text: str) -> bool:
+    try:
+        json.loads(text)
+    except ValueError:
+        return False
+    return True
 
 
 @dataclass
@@ -63,16 +58,29 @@ class _OpenCall:
     index: int
     id: str = ""
     name: str = ""
-    arguments: list[str] = field(default_factory=list)
+    arguments: str = ""
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def add_arguments(self, piece: str) -> str:
+        """Merge one argument fragment; returns the text it added (for the event)."""
+        so_far = self.arguments
+        if so_far and piece.startswith(so_far):  # cumulative: the fragment repeats everything so far
+            self.arguments = piece
+            return piece[len(so_far) :]
+        if so_far.strip() and piece.lstrip().startswith("{") and _complete_json(so_far):
+            self.arguments = piece  # a complete object ("{}") followed by the full one: the later wins
+            return piece
+        self.arguments = so_far + piece
+        return piece
+
+    def completes_with(self, piece: str) -> bool:
+        """Whether this call already holds a whole object that ``piece`` does not continue."""
+        return bool(self.name and self.arguments.strip()) and not piece.startswith(self.arguments) and _complete_json(
+            self.arguments
+        )
 
     def to_tool_call(self) -> ToolCall:
-        arguments = "".join(self.arguments)
-        return ToolCall(
-            id=self.id or generated_call_id(),
-            name=self.name,
-            # a call streamed with no argument pieces is a no-argument call
-            arguments=arguments if arguments.strip() else "{}",
-        )
+        return ToolCall(id=self.id, name=self.name, arguments=canonical_arguments(self.arguments), extra=self.extra)
 
 
 class StreamAssembler:
@@ -83,6 +91,7 @@ class StreamAssembler:
         self.model = model
         self._text: list[str] = []
         self._reasoning: list[str] = []
+        self._refusal: list[str] = []
         self._calls: list[_OpenCall] = []
         self._route: dict[int, _OpenCall] = {}
         self._taken: set[int] = set()
@@ -99,18 +108,30 @@ class StreamAssembler:
         data = as_dict(chunk)
         if data.get("model"):
             self.model = str(data["model"])
-        usage = usage_from(data.get("usage"))
-        if usage is not None and usage.total_tokens:
-            self.usage = usage
+        try:
+            return self._add(data)
+        except (AttributeError, KeyError, TypeError, ValueError, IndexError) as exc:
+            raise MalformedResponseError(
+                f"unreadable stream chunk: {type(exc).__name__}: {str(exc)[:200]}", provider=self.provider, model=self.model
+            ) from exc
+
+    def _add(self, data: dict[str, Any]) -> list[StreamEvent]:
+        self._take_usage(data.get("usage"))
         events: list[StreamEvent] = []
         for choice in data.get("choices") or ():
             choice_data = as_dict(choice)
             if int(choice_data.get("index") or 0) != 0:
                 continue  # n > 1 is never requested; ignore extra choices rather than mixing them
             events.extend(self.add_delta(choice_data.get("delta")))
+            self._take_usage(choice_data.get("usage"))  # Kimi reports it inside the choice
             if choice_data.get("finish_reason"):
                 self.finish_reason = str(choice_data["finish_reason"])
         return events
+
+    def _take_usage(self, raw: Any) -> None:
+        usage = usage_from(raw)
+        if usage is not None and usage.total_tokens:
+            self.usage = usage
 
     def add_delta(self, delta: Any) -> list[StreamEvent]:
         data = as_dict(delta)
@@ -123,19 +144,23 @@ class StreamAssembler:
         if isinstance(content, str) and content:
             self._text.append(content)
             events.append(StreamEvent("text", text=content))
+        refusal = data.get("refusal")
+        if isinstance(refusal, str) and refusal:
+            self._refusal.append(refusal)
         for fragment in data.get("tool_calls") or ():
             events.append(self._add_fragment(as_dict(fragment)))
         return events
 
-    def _slot_for(self, index: Any, call_id: str) -> _OpenCall:
+    def _slot_for(self, index: Any, call_id: str, named: bool, piece: str) -> _OpenCall:
         if index is not None:
             slot = self._route.get(int(index))
             if slot is not None and not (call_id and slot.id and call_id != slot.id):
                 return slot
-        elif call_id and call_id in self._by_id:
-            return self._by_id[call_id]
-        elif not call_id and self._calls:
-            return self._calls[-1]
+        else:
+            slot = self._by_id.get(call_id) if call_id else (self._calls[-1] if self._calls else None)
+            # no index and a reused id: a named fragment after a finished call starts the next call
+            if slot is not None and not (named and slot.completes_with(piece)):
+                return slot
         # a new call: keeps its wire index when free, else takes the next free one
         wanted = int(index) if index is not None else len(self._calls)
         while wanted in self._taken:
@@ -149,19 +174,21 @@ class StreamAssembler:
 
     def _add_fragment(self, fragment: dict[str, Any]) -> StreamEvent:
         call_id = str(fragment.get("id") or "")
-        slot = self._slot_for(fragment.get("index"), call_id)
-        if call_id and not slot.id:
-            slot.id = call_id
-            self._by_id[call_id] = slot
         function = as_dict(fragment.get("function"))
         name = function.get("name")
+        raw = function.get("arguments")
+        piece = raw if isinstance(raw, str) else ("" if raw is None else canonical_arguments(raw))
+        slot = self._slot_for(fragment.get("index"), call_id, bool(name), piece)
+        if call_id and not slot.id:
+            slot.id = call_id
+            self._by_id[call_id] = slot  # later fragments with this id continue the newest call
         if name and not slot.name:
             slot.name = str(name)
-        piece = function.get("arguments")
-        piece = piece if isinstance(piece, str) else ""
-        if piece:
-            slot.arguments.append(piece)
-        return StreamEvent("tool_call", text=piece, index=slot.index, tool_call_id=slot.id or None, name=slot.name or None)
+        for key, value in fragment.items():
+            if key not in ("index", "id", "type", "function") and value is not None:
+                slot.extra[key] = value
+        added = slot.add_arguments(piece) if piece else ""
+        return StreamEvent("tool_call", text=added, index=slot.index, tool_call_id=slot.id or None, name=slot.name or None)
 
     # --- results --------------------------------------------------------------------
 
@@ -175,15 +202,19 @@ class StreamAssembler:
         return bool(self._text or self._reasoning or self._calls)
 
     def message(self) -> AssistantMessage:
-        calls = tuple(slot.to_tool_call() for slot in self._calls)
+        calls = normalise_calls(slot.to_tool_call() for slot in self._calls)
         text = "".join(self._text)
+        refusal = text_or_none("".join(self._refusal))
         return AssistantMessage(
-            content=text if (text or not calls) else "",
+            content=None if (refusal and not text and not calls) else text,
             tool_calls=calls,
             reasoning_content="".join(self._reasoning) or None,
+            refusal=refusal,
         )
 
     def response(self, *, latency_s: float = 0.0) -> ChatResponse:
+        """The assembled reply; a truncating finish reason raises ``TruncatedResponseError``."""
+        check_finish(self.finish_reason, provider=self.provider, model=self.model)
         message = self.message()
         finish = self.finish_reason or ("tool_calls" if message.tool_calls else "stop")
         return ChatResponse(
@@ -199,4 +230,4 @@ class StreamAssembler:
         return StreamEvent("done", response=self.response(latency_s=latency_s))
 
 
-__all__ = ["StreamAssembler", "as_dict", "usage_from"]
+__all__ = ["StreamAssembler", "as_dict", "generated_call_id", "usage_from"]
