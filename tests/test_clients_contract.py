@@ -27,8 +27,9 @@ from fake_openai_server import (
     Unauthorized,
 )
 
+from router.aio import run_sync
 from router.clients.base import LLMClient
-from router.clients.resilient import Candidate, CooldownTracker, ResilientClient
+from router.clients.resilient import Candidate, ResilientClient
 from router.config import RetrySettings
 from router.errors import (
     AllProvidersFailedError,
@@ -39,6 +40,9 @@ from router.errors import (
     RateLimitError,
     ToolsUnsupportedError,
 )
+from router.state.base import BreakerPolicy
+from router.state.breaker import CircuitBreaker
+from router.state.memory import MemoryStore
 from router.types import RequestOptions, StreamEvent, ToolCall, Usage
 
 KEY = "sk-contract-test-key-0000"
@@ -85,7 +89,10 @@ class Clock:
 
 def resilient(*candidates: Candidate, waits: list[float], **kwargs: Any) -> ResilientClient:
     kwargs.setdefault("retry", RetrySettings(max_wait_s=5.0, cooldown_s=30.0, failures_before_cooldown=100))
-    return ResilientClient(list(candidates), sleep=waits.append, base_delay_s=0.1, **kwargs)
+    async def sleep(seconds: float) -> None:
+        waits.append(seconds)
+
+    return ResilientClient(list(candidates), sleep=sleep, base_delay_s=0.1, **kwargs)
 
 
 def collect(events: Any) -> tuple[list[StreamEvent], Any]:
@@ -252,18 +259,18 @@ def test_401_is_authentication_error(make: ClientFactory, fake_server: FakeOpenA
 
 
 def test_retry_on_429_honours_retry_after_capped(make: ClientFactory, fake_server: FakeOpenAIServer) -> None:
-    fake_server.enqueue(RateLimited(retry_after=2), RateLimited(retry_after=120), Text("finally"))
+    fake_server.enqueue(RateLimited(retry_after=2), Text("finally"))
     waits: list[float] = []
     client = resilient(Candidate("fake", "fake-model", make(fake_server), max_retries=3), waits=waits)
     response = client.chat(QUESTION)
     assert response.message.content == "finally"
-    assert waits == [2.0, 5.0]  # Retry-After honoured, the second one capped by max_wait_s
-    assert [(a.ok, a.error_kind, a.wait_s) for a in response.attempts] == [
-        (False, "rate_limit", 2.0),
-        (False, "rate_limit", 5.0),
-        (True, None, 0.0),
-    ]
-    assert len(fake_server.requests) == 3
+    assert waits == [2.0]  # Retry-After honoured
+    assert [(a.ok, a.error_kind, a.wait_s) for a in response.attempts] == [(False, "rate_limit", 2.0), (True, None, 0.0)]
+    # a Retry-After beyond max_wait_s (5 s): no waiting at all, the error moves on at once
+    fake_server.enqueue(RateLimited(retry_after=120), Text("never"))
+    with pytest.raises(AllProvidersFailedError):
+        client.chat(QUESTION)
+    assert waits == [2.0] and len(fake_server.requests) == 3
 
 
 def test_rate_limit_error_carries_retry_after(make: ClientFactory, fake_server: FakeOpenAIServer) -> None:
@@ -342,27 +349,27 @@ def test_auth_failure_falls_back_without_retry(make: ClientFactory, make_fake_se
     assert len(primary.requests) == 1
 
 
-def test_cooldown_skips_a_failing_provider(make: ClientFactory, make_fake_server: Callable[[], FakeOpenAIServer]) -> None:
+def test_an_open_circuit_skips_a_failing_provider(make: ClientFactory, make_fake_server: Callable[[], FakeOpenAIServer]) -> None:
     primary, secondary = make_fake_server(), make_fake_server()
     secondary.default_reply = Text("backup")
     clock = Clock()
-    cooldowns = CooldownTracker(cooldown_s=30, failures_before_cooldown=2, clock=clock)
+    breaker = CircuitBreaker(MemoryStore(clock=clock), BreakerPolicy(failures=2, window_s=60, cooldown_s=30), clock=clock)
     client = resilient(
         Candidate("primary", "fake-model", make(primary, provider="primary"), max_retries=1),
         Candidate("secondary", "fake-model", make(secondary, provider="secondary"), max_retries=0),
         waits=[],
         clock=clock,
-        cooldowns=cooldowns,
+        breaker=breaker,
     )
     primary.enqueue(ServerError(), ServerError())
     assert client.chat(QUESTION).provider == "secondary"
     assert len(primary.requests) == 2
-    assert cooldowns.is_cooling("primary")
+    assert run_sync(breaker.state("primary/fake-model")).state == "open"
 
     second = client.chat(QUESTION)  # primary is skipped: no request reaches it
     assert second.provider == "secondary"
     assert len(primary.requests) == 2
-    assert second.attempts[0].provider == "primary" and second.attempts[0].error_kind == "cooldown"
+    assert second.attempts[0].provider == "primary" and second.attempts[0].error_kind == "circuit_open"
 
     clock.now += 31  # cooldown over: primary is tried again and answers
     primary.enqueue(Text("primary is back"))
@@ -417,7 +424,8 @@ def test_every_candidate_failing_lists_the_attempts(make: ClientFactory, make_fa
         client.chat(QUESTION)
     message = str(caught.value)
     assert "\n" not in message
-    assert "primary/fake-model: rate_limit x2" in message and "secondary/fake-model: unavailable" in message
+    assert "primary/fake-model: rate_limit: HTTP 429: rate limit reached x2" in message
+    assert "secondary/fake-model: unavailable: HTTP 500" in message
     assert [a.provider for a in caught.value.attempts] == ["primary", "primary", "secondary"]
 
 

@@ -297,7 +297,8 @@ def test_text_react_loop_terminates_with_valid_records(model_path: str) -> None:
 
     recorder = RecordingClient(LlamaCppClient(model_path))  # default settings: prompt prefix reused across steps
     max_steps = 3
-    result = run_tools(recorder, messages, registry, protocol="text", max_steps=max_steps, temperature=0.0, seed=0, max_tokens=48)
+    result = run_tools(recorder, messages, registry, protocol="text", max_steps=max_steps,
+                       options=RequestOptions(temperature=0.0, seed=0, max_tokens=48))
 
     assert result.protocol == "text"
     assert result.stopped_reason in get_args(StoppedReason)

@@ -14,7 +14,6 @@ import pytest
 from fake_openai_server import FakeOpenAIServer, Status, Unauthorized
 
 from router.clients.factory import make_client
-from router.clients.resilient import ResilientClient
 from router.config import RouterConfig, parse_config
 from router.errors import AllProvidersFailedError, MissingAPIKeyError, ProviderError
 from router.redaction import MASK, RedactingFilter, redact, register_secret, scrub_exception, secrets_from_config
@@ -93,7 +92,13 @@ def test_key_never_leaks_after_auth_and_server_failures(
 
     # through the resilience layer: retries, fallback, all failing
     fake_server.enqueue(leaky(500), leaky(502), Unauthorized(echo_key=True))
-    resilient = ResilientClient.from_config(config, "viaopenai", sleep=lambda _s: None)
+    from router.core import Router
+
+    async def no_wait(_seconds: float) -> None:
+        return None
+
+    router = Router(config, sleep=no_wait)
+    resilient = router._chain(router.plan(router.route("hi", provider="viaopenai"), needs_tools=False), None)
     with pytest.raises(AllProvidersFailedError) as all_failed:
         resilient.chat(QUESTION)
     failures.append(all_failed.value)
