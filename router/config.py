@@ -11,14 +11,15 @@ from __future__ import annotations
 
 import difflib
 import os
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, NoReturn
 from urllib.parse import urlparse
 
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
-from router.errors import ConfigError, MissingAPIKeyError
+from router.errors import ConfigError, MissingAPIKeyError, UsageError
 
 ClientKind = Literal["openai", "litellm", "mock", "llama_cpp"]
 _PACKAGED = "providers.yaml"
@@ -257,17 +258,18 @@ class RouterConfig(_Strict):
     """Where the config was read from (set by load_config, not by YAML)."""
 
     def provider(self, name: str) -> ProviderConfig:
-        try:
-            return self.providers[name]
-        except KeyError:
-            from router.errors import UsageError
+        """A provider by key or alias, in any case; an unknown name is a UsageError with a suggestion."""
+        found = self.providers.get(name)
+        if found is not None:
+            return found
+        from router.routing.names import resolve_provider
 
-            known = ", ".join(self.providers)
-            raise UsageError(f"unknown provider {name!r} (known: {known})") from None
+        return self.providers[resolve_provider(self, name)]
 
     def with_default(self, name: str) -> RouterConfig:
-        self.provider(name)
-        return self.model_copy(update={"default": name})
+        from router.routing.names import resolve_provider
+
+        return self.model_copy(update={"default": resolve_provider(self, name)})
 
 
 # --- loading ---------------------------------------------------------------------------
@@ -344,17 +346,12 @@ def _describe(error: Any) -> str:
     return f"{where}: {message}{shown}"
 
 
-def _cross_checks(config: RouterConfig, lines: dict[tuple[Any, ...], int], file: str) -> None:
-    names = list(config.providers)
+def _cross_checks(config: RouterConfig, lines: dict[tuple[Any, ...], int], file: str) -> RouterConfig:
+    """Checks across keys; returns the config with ``default`` and ``fallbacks`` written as provider keys."""
 
-    def fail(message: str, loc: tuple[Any, ...]) -> None:
+    def fail(message: str, loc: tuple[Any, ...]) -> NoReturn:
         raise ConfigError(message, path=file, line=_line_for(loc, lines), key=".".join(map(str, loc)))
 
-    if config.default not in config.providers:
-        fail(f"default: provider {config.default!r} is not defined (defined: {', '.join(names)})", ("default",))
-    for i, name in enumerate(config.fallbacks):
-        if name not in config.providers:
-            fail(f"fallbacks[{i}]: provider {name!r} is not defined (defined: {', '.join(names)})", ("fallbacks", i))
     owner: dict[str, str] = {}
     for pname, provider in config.providers.items():
         defaults = [i for i, m in enumerate(provider.models) if m.default]
@@ -370,6 +367,25 @@ def _cross_checks(config: RouterConfig, lines: dict[tuple[Any, ...], int], file:
                 loc = ("providers", pname, "aliases", i - 1) if i else ("providers", pname)
                 fail(f"providers.{pname}.aliases: {alias!r} is already an alias of provider {owner[key]!r}", loc)
             owner[key] = pname
+    return _provider_names(config, fail)
+
+
+def _provider_names(config: RouterConfig, fail: Callable[[str, tuple[Any, ...]], NoReturn]) -> RouterConfig:
+    """``default`` and ``fallbacks`` may use aliases, resolved like every other provider name."""
+    from router.routing.names import provider_hint, resolve_provider
+
+    def key(name: str, where: str, loc: tuple[Any, ...]) -> str:
+        try:
+            return resolve_provider(config, name)
+        except UsageError:
+            pass
+        fail(f"{where}: provider {name!r} is not defined{provider_hint(config, name)}", loc)
+
+    default = key(config.default, "default", ("default",))
+    fallbacks = list(dict.fromkeys(key(n, f"fallbacks[{i}]", ("fallbacks", i)) for i, n in enumerate(config.fallbacks)))
+    if default == config.default and fallbacks == config.fallbacks:
+        return config
+    return config.model_copy(update={"default": default, "fallbacks": fallbacks})
 
 
 def parse_config(text: str, file: str = "<string>") -> RouterConfig:
@@ -400,8 +416,7 @@ def parse_config(text: str, file: str = "<string>") -> RouterConfig:
         loc = tuple(first["loc"])
         more = f" (and {exc.error_count() - 1} more problem(s))" if exc.error_count() > 1 else ""
         raise ConfigError(_describe(first) + more, path=file, line=_line_for(loc, lines) or 1) from exc
-    _cross_checks(config, lines, file)
-    return config
+    return _cross_checks(config, lines, file)
 
 
 def _load_dotenv() -> None:
@@ -443,12 +458,12 @@ def load_config(path: str | os.PathLike[str] | None = None) -> RouterConfig:
     config = parse_config(text, file)
     override = os.environ.get("ROUTER_PROVIDER")
     if override:
-        if override not in config.providers:
-            raise ConfigError(
-                f"ROUTER_PROVIDER={override!r} names no provider in {file} "
-                f"(defined: {', '.join(config.providers)})"
-            )
-        config = config.with_default(override)
+        from router.routing.names import provider_hint
+
+        try:
+            config = config.with_default(override)
+        except UsageError:
+            raise ConfigError(f"ROUTER_PROVIDER={override!r} names no provider in {file}{provider_hint(config, override)}") from None
     return config
 
 

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from router.config import RouterConfig, parse_config
-from router.errors import UsageError
-from router.routing.names import Route, route_model
+from router.config import RouterConfig, load_config, parse_config
+from router.errors import ConfigError, UsageError
+from router.routing.names import Route, Target, resolve_model, resolve_provider, resolve_target, route_model
 
 REPO = Path(__file__).resolve().parent.parent
 YAML_TEXT = (REPO / "providers.yaml").read_text(encoding="utf-8")
@@ -131,7 +131,7 @@ def test_explicit_provider_and_model(config: RouterConfig) -> None:
 
 
 def test_unknown_explicit_names_are_usage_errors_listing_the_known_ones(config: RouterConfig) -> None:
-    with pytest.raises(UsageError, match=r"unknown provider 'nope' \(known: deepseek, openai, kimi, qwen"):
+    with pytest.raises(UsageError, match=r"^unknown provider 'nope'; known: deepseek, openai, kimi, qwen"):
         route_model("hi", config, provider="nope")
     with pytest.raises(UsageError, match=r"unknown model 'gpt-9'.*gpt-4o-mini"):
         route_model("hi", config, model="gpt-9")
@@ -174,3 +174,262 @@ def test_only_the_configured_default_is_not_explicit(config: RouterConfig) -> No
     assert route_model("用 kimi 回答：你好", config).explicit is True
     assert route_model("hello", config, provider="qwen").explicit is True
     assert route_model("hello", config, model="gpt-4o-mini").explicit is True
+
+
+# --- requests written the way people write them ------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("question", "provider", "model"),
+    [
+        # a provider addressed at the start
+        ("kimi 帮我查下明天上海的天气", "kimi", "moonshot-v1-8k"),
+        ("Qwen, summarise this", "qwen", "qwen-plus"),
+        ("Qwen summarise this", "qwen", "qwen-plus"),
+        ("GPT explain monads to me", "openai", "gpt-4o-mini"),
+        ("嗨 kimi，帮我写首诗", "kimi", "moonshot-v1-8k"),
+        ("hey qwen, translate this", "qwen", "qwen-plus"),
+        ("deepseek 算一下 365*24", "deepseek", "deepseek-chat"),
+        ("kimi 回答这个问题：1+1", "kimi", "moonshot-v1-8k"),
+        ("千问来回答", "qwen", "qwen-plus"),
+        ("kimi 你能帮我查天气吗", "kimi", "moonshot-v1-8k"),
+        # "<name> please: ..."
+        ("kimi please: 写一首诗", "kimi", "moonshot-v1-8k"),
+        ("ChatGPT please translate this", "openai", "gpt-4o-mini"),
+        # "how would <name> answer ..."
+        ("how would kimi answer this: what is 2+2?", "kimi", "moonshot-v1-8k"),
+        ("What would ChatGPT say about this?", "openai", "gpt-4o-mini"),
+        ("kimi 会怎么回答这个问题", "kimi", "moonshot-v1-8k"),
+        ("千问怎么看这个问题", "qwen", "qwen-plus"),
+        # "<provider> 的模型能帮我 ..."
+        ("kimi 的模型能帮我写个总结吗", "kimi", "moonshot-v1-8k"),
+        ("deepseek的模型可以帮我翻译吗", "deepseek", "deepseek-chat"),
+        # brand names people use for a provider
+        ("ChatGPT, what is 2+2", "openai", "gpt-4o-mini"),
+        ("用通义回答这个问题", "qwen", "qwen-plus"),
+        ("让深度求索来写", "deepseek", "deepseek-chat"),
+        ("月之暗面，帮我总结一下", "kimi", "moonshot-v1-8k"),
+        # a listed model named with its provider
+        ("用千问 qwen-max 回答", "qwen", "qwen-max"),
+        ("use deepseek/deepseek-reasoner: prove it", "deepseek", "deepseek-reasoner"),
+        ("ask kimi/moonshot-v1-8k: hi", "kimi", "moonshot-v1-8k"),
+    ],
+)
+def test_requests_written_the_way_people_write_them(config: RouterConfig, question: str, provider: str, model: str) -> None:
+    route = route_model(question, config)
+    assert (route.provider, route.model, route.model_listed) == (provider, model, True)
+    assert route.reason.startswith("question asks for ") and route.explicit
+
+
+@pytest.mark.parametrize(
+    ("question", "provider", "model"),
+    [
+        ("用千问的 qwen-turbo 模型回答", "qwen", "qwen-turbo"),
+        ("ask openai gpt-4.1-mini what a monad is", "openai", "gpt-4.1-mini"),
+        ("use qwen-turbo to answer", "qwen", "qwen-turbo"),
+        ("ask openai o3 about this", "openai", "o3"),
+        ("ask openai's o3-mini", "openai", "o3-mini"),
+        ("用 kimi 的 k2 模型回答", "kimi", "k2"),
+        ("use local/qwen2.5:7b please", "local", "qwen2.5:7b"),
+        ("use gpt-4o-2024-08-06 for this", "openai", "gpt-4o-2024-08-06"),
+        ("ask qwen2.5-72b-instruct this", "qwen", "qwen2.5-72b-instruct"),
+        ("让 Kimi-K2-Turbo-Preview 回答", "kimi", "kimi-k2-turbo-preview"),
+    ],
+)
+def test_an_unlisted_model_named_with_its_provider_routes_and_says_so(
+    config: RouterConfig, question: str, provider: str, model: str
+) -> None:
+    route = route_model(question, config)
+    assert (route.provider, route.model, route.model_listed) == (provider, model, False)
+    assert f"question asks for {provider}/{model} (not listed in providers.yaml)" in route.reason
+
+
+def test_the_unlisted_reason_quotes_the_request(config: RouterConfig) -> None:
+    route = route_model("用千问的 qwen-turbo 模型回答", config)
+    assert route.reason == "question asks for qwen/qwen-turbo (not listed in providers.yaml) ('用 千问')"
+
+
+def test_another_providers_model_after_a_name_does_not_change_the_provider(config: RouterConfig) -> None:
+    route = route_model("用 kimi 的 gpt-4o 模型回答", config)
+    assert (route.provider, route.model) == ("kimi", "moonshot-v1-8k")
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "用千问还是 kimi",
+        "is kimi better than chatgpt",
+        # third person, past or description after a name at the start
+        "Kimi explained it well",
+        "ChatGPT writes better code than me",
+        "ChatGPT helps me every day",
+        "GPT answers are often wrong",
+        "kimi 说的对吗",
+        "kimi 说这个不对",
+        "千问给的答案不对",
+        "kimi 给出的答案对吗",
+        "deepseek 写的代码有 bug",
+        "千问帮我写的代码有 bug",
+        "kimi 回答了这个问题",
+        "deepseek 帮了我很多",
+        "kimi 写代码很厉害",
+        "我觉得 deepseek 很好",
+        # how it works, not how it would answer
+        "How does GPT answer questions so fast?",
+        "How would GPT compare with Kimi?",
+        "为什么 kimi 会这么回答",
+        "千问怎么用",
+        # the models of a provider as a topic
+        "kimi 的模型有哪些",
+        "千问的模型怎么样",
+        # model ids and version-like words as topics
+        "GPT-5 is rumoured to launch soon",
+        "qwen3 发布了吗",
+        "qwen-turbo 和 qwen-plus 有什么区别",
+        "is gpt-4.1-mini cheaper than gpt-4o?",
+        "What is the context window of qwen-turbo?",
+        "use chatgpt-like wording",
+        "use ds-160 forms for this",
+    ],
+)
+def test_new_forms_leave_topic_mentions_alone(config: RouterConfig, question: str) -> None:
+    assert route_model(question, config) == Route("deepseek", "deepseek-chat", "default provider")
+
+
+def test_ask_a_provider_a_question_does_not_take_a_word_for_a_model(config: RouterConfig) -> None:
+    route = route_model("ask openai what-ifs about history", config)
+    assert (route.provider, route.model, route.model_listed) == ("openai", "gpt-4o-mini", True)
+
+
+# --- one resolution of names everywhere ---------------------------------------------------
+
+KNOWN = "known: deepseek, openai, kimi, qwen, claude, local, embedded, mock"
+
+
+@pytest.mark.parametrize(
+    ("name", "provider"),
+    [("kimi", "kimi"), ("Moonshot", "kimi"), ("月之暗面", "kimi"), ("ChatGPT", "openai"), ("GPT", "openai"),
+     (" qwen ", "qwen"), ("通义", "qwen"), ("千问", "qwen"), ("深度求索", "deepseek"), ("DS", "deepseek")],
+)
+def test_resolve_provider_takes_keys_and_aliases_in_any_case(config: RouterConfig, name: str, provider: str) -> None:
+    assert resolve_provider(config, name) == provider
+    assert config.provider(name) is config.providers[provider]
+
+
+def test_an_unknown_provider_gets_did_you_mean_on_one_line(config: RouterConfig) -> None:
+    with pytest.raises(UsageError) as info:
+        resolve_provider(config, "moonshoot")
+    assert str(info.value) == f"unknown provider 'moonshoot' (did you mean moonshot -> kimi?); {KNOWN}"
+    with pytest.raises(UsageError, match=r"^unknown provider 'deepsek' \(did you mean deepseek\?\); known: "):
+        config.provider("deepsek")
+    with pytest.raises(UsageError, match=r"^unknown provider 'nope'; known: "):
+        route_model("hi", config, provider="nope")
+    with pytest.raises(UsageError, match="non-empty"):
+        resolve_provider(config, "  ")
+
+
+def test_resolve_model(config: RouterConfig) -> None:
+    assert resolve_model(config, "qwen", "QWEN-MAX") == ("qwen", "qwen-max", True)
+    assert resolve_model(config, "anthropic", "claude-3-5-haiku-latest") == ("claude", "anthropic/claude-3-5-haiku-latest", True)
+    assert resolve_model(config, "openai", "gpt-4.1-mini") == ("openai", "gpt-4.1-mini", False)
+    assert resolve_model(config, None, "deepseek-reasoner") == ("deepseek", "deepseek-reasoner", True)
+    with pytest.raises(UsageError, match="belongs to provider 'qwen', not 'kimi'"):
+        resolve_model(config, "moonshot", "qwen-max")
+    with pytest.raises(UsageError, match=r"^unknown model 'gpt-4o-minii' \(did you mean gpt-4o-mini\?\); known: "):
+        resolve_model(config, None, "gpt-4o-minii")
+
+
+@pytest.mark.parametrize(
+    ("text", "target"),
+    [
+        ("deepseek/deepseek-chat", Target("deepseek", "deepseek-chat")),
+        ("kimi/moonshot-v1-8k", Target("kimi", "moonshot-v1-8k")),
+        ("Moonshot/moonshot-v1-8k", Target("kimi", "moonshot-v1-8k")),
+        ("kimi", Target("kimi", None)),
+        ("ChatGPT", Target("openai", None)),
+        ("qwen-max", Target("qwen", "qwen-max")),
+        ("anthropic/claude-3-5-haiku-latest", Target("claude", "anthropic/claude-3-5-haiku-latest")),
+        ("claude/claude-3-5-haiku-latest", Target("claude", "anthropic/claude-3-5-haiku-latest")),
+        ("anthropic/claude-3-opus", Target("claude", "anthropic/claude-3-opus", model_listed=False)),
+        ("openai/gpt-4.1-mini", Target("openai", "gpt-4.1-mini", model_listed=False)),
+        ("local/qwen2.5:7b", Target("local", "qwen2.5:7b", model_listed=False)),
+    ],
+)
+def test_resolve_target(config: RouterConfig, text: str, target: Target) -> None:
+    assert resolve_target(config, text) == target
+
+
+def test_resolve_target_errors(config: RouterConfig) -> None:
+    with pytest.raises(UsageError, match=r"^unknown provider 'moonshoot' in 'moonshoot/x' \(did you mean moonshot -> kimi\?\)"):
+        resolve_target(config, "moonshoot/x")
+    with pytest.raises(UsageError, match=r"^unknown provider or model 'gpt-4o-minii' \(did you mean gpt-4o-mini\?\)"):
+        resolve_target(config, "gpt-4o-minii")
+    with pytest.raises(UsageError, match="belongs to provider 'openai', not 'kimi'"):
+        resolve_target(config, "kimi/gpt-4o")
+    assert str(resolve_target(config, "kimi/moonshot-v1-8k")) == "kimi/moonshot-v1-8k"
+
+
+def test_explicit_unlisted_models_route_with_their_provider(config: RouterConfig) -> None:
+    expected = Route("openai", "gpt-4.1-mini", "--provider openai --model gpt-4.1-mini (not listed in providers.yaml)",
+                     model_listed=False)
+    assert route_model("hi", config, provider="ChatGPT", model="gpt-4.1-mini") == expected
+    route = route_model("hi", config, model="openai/gpt-4.1-mini")
+    assert (route.provider, route.model, route.model_listed) == ("openai", "gpt-4.1-mini", False)
+    assert route.reason == "--model gpt-4.1-mini (provider openai, not listed in providers.yaml)"
+    assert route_model("hi", config, model="kimi/moonshot-v1-8k").reason == "--model moonshot-v1-8k (provider kimi)"
+
+
+def test_yaml_default_and_fallbacks_accept_aliases() -> None:
+    text = YAML_TEXT.replace("default: deepseek", "default: Moonshot", 1).replace(
+        "fallbacks: [deepseek, qwen, kimi, openai, embedded]", "fallbacks: [深度求索, 千问, kimi, ChatGPT, embedded]", 1
+    )
+    config = parse_config(text, "aliases.yaml")
+    assert config.default == "kimi"
+    assert config.fallbacks == ["deepseek", "qwen", "kimi", "openai", "embedded"]
+    assert route_model("hello", config) == Route("kimi", "moonshot-v1-8k", "default provider")
+
+
+def test_an_unknown_yaml_default_names_the_file_line_and_a_guess() -> None:
+    with pytest.raises(ConfigError) as info:
+        parse_config(YAML_TEXT.replace("default: deepseek", "default: moonshoot", 1), "typo.yaml")
+    assert str(info.value) == f"typo.yaml:4: default: provider 'moonshoot' is not defined (did you mean moonshot -> kimi?); {KNOWN}"
+    with pytest.raises(ConfigError, match=r"^typo.yaml:5: fallbacks\[1\]: provider 'qwn' is not defined \(did you mean qwen\?\)"):
+        parse_config(YAML_TEXT.replace("fallbacks: [deepseek, qwen,", "fallbacks: [deepseek, qwn,", 1), "typo.yaml")
+
+
+def test_router_provider_accepts_an_alias(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    path = tmp_path / "providers.yaml"
+    path.write_text(YAML_TEXT, encoding="utf-8")
+    monkeypatch.setenv("ROUTER_PROVIDER", "月之暗面")
+    assert load_config(path).default == "kimi"
+    monkeypatch.setenv("ROUTER_PROVIDER", "moonshoot")
+    with pytest.raises(ConfigError, match=r"ROUTER_PROVIDER='moonshoot' names no provider in .* \(did you mean moonshot -> kimi\?\)"):
+        load_config(path)
+
+
+# --- thousands of aliases -----------------------------------------------------------------
+
+
+def _many_aliases(count: int) -> RouterConfig:
+    """The shipped config plus a provider with ``count`` aliases, half Latin, half Chinese,
+    many sharing prefixes with each other and with real names."""
+    latin = [f"crowd{i:04d}" for i in range(count // 2)]
+    chinese = [f"众{i:04d}号" for i in range(count - count // 2)]
+    extra = (
+        "\n  crowd:\n    client: mock\n    aliases: ["
+        + ", ".join([*latin, *chinese, "kimi-fan-club"])
+        + "]\n    models: [{id: crowd-model, default: true}, {id: crowd-model-large}]\n"
+    )
+    return parse_config(YAML_TEXT + extra, "crowd.yaml")
+
+
+def test_routing_with_3000_aliases_still_finds_the_right_name() -> None:
+    config = _many_aliases(3000)
+    assert route_model("ask crowd1499 to explain this", config).provider == "crowd"
+    assert route_model("让众1499号回答这个问题", config).provider == "crowd"
+    assert route_model("用 kimi 回答：什么是量子计算", config).provider == "kimi"  # shared prefix with kimi-fan-club
+    assert route_model("use kimi-fan-club", config).provider == "crowd"
+    assert route_model("use crowd-model-large", config).model == "crowd-model-large"
+    assert route_model("use crowd14990", config).provider == "deepseek"  # not an alias: a longer word
+    assert route_model("is crowd0001 better than kimi?", config).provider == "deepseek"
+    assert resolve_provider(config, "CROWD0042") == "crowd"

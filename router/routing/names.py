@@ -1,26 +1,33 @@
-"""Which provider and model answer a question.
+"""Provider and model names: how every spelling of one resolves, and who a question asks for.
 
-Users name a model in the question itself ("用 kimi 回答", "ask gpt-4o: ...").
-Names also appear as mere topics ("What does GPT stand for?", "讲讲 deepseek 这家
-公司"), so a name only routes when it sits in a *request*: an imperative verb or
-an answer-giving preposition right before it, an ``@``, or a vocative at the
-start. Comparisons ("is kimi better than chatgpt", "用千问还是 kimi") never route:
-choosing between models is the user's question, not an instruction.
+One name table per config (provider keys, aliases, model ids, all from providers.yaml)
+serves every entry point, so ``--provider moonshot``, ``Router.ask(provider="Moonshot")``,
+``default: moonshot`` in YAML, ``ROUTER_PROVIDER=moonshot`` and a server's
+``model: "kimi/moonshot-v1-8k"`` all mean the same thing, and a typo gets the same
+"did you mean" everywhere.
 
-The name table comes from providers.yaml (provider keys, aliases, model ids), so a
-provider added in YAML is routable without touching this file.
+Inside a question a name routes only when it is a request (``router.routing.cues``).
+A model id that providers.yaml does not list still routes when it is named with its
+provider ("用千问的 qwen-turbo 模型回答", "ask openai gpt-4.1-mini", "use qwen-turbo"):
+the route says it is unlisted instead of quietly answering with the default model.
+
+Matching stays fast with thousands of aliases: all names are compiled once per config
+into one prefix-tree regex, so a question costs about the same with 10 names or 3,000.
 """
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from router.errors import UsageError
+from router.routing.cues import request_cue
 
 if TYPE_CHECKING:
     from router.config import RouterConfig
+
+UNLISTED = "not listed in providers.yaml"
 
 
 @dataclass(frozen=True)
@@ -33,256 +40,360 @@ class Route:
     reason: str
     explicit: bool = field(default=True, compare=False)
     """False only for the configured default: an explicit choice is never silently replaced."""
+    model_listed: bool = True
+    """False when the model id was asked for by name but providers.yaml does not list it
+    (so its context window, prices and capabilities are the provider's defaults)."""
+
+
+@dataclass(frozen=True)
+class Target:
+    """What a name such as ``kimi``, ``qwen-max`` or ``deepseek/deepseek-chat`` points at."""
+
+    provider: str
+    model: str | None
+    """None when only a provider was named: its default model answers."""
+    model_listed: bool = True
+
+    def __str__(self) -> str:
+        return self.provider if self.model is None else f"{self.provider}/{self.model}"
 
 
 @dataclass(frozen=True)
 class _Name:
-    """One routable name: ``model`` is set when the name is a model id."""
+    """One routable name: ``model`` is set when the name is a listed model id; ``family``
+    when a version tail may follow it ("gpt" -> "gpt-4.1-mini", "qwen" -> "qwen2.5-72b")."""
 
     text: str
     provider: str
     model: str | None
+    family: bool = False
 
 
 @dataclass(frozen=True)
 class _Mention:
-    name: _Name
+    provider: str
+    model: str | None
+    listed: bool
     start: int
     end: int
 
 
-_CJK = re.compile(r"[\u3400-\u9fff]")
+@dataclass(frozen=True)
+class _Table:
+    names: dict[str, _Name]
+    providers: dict[str, str]
+    """lower-cased provider key or alias -> provider key"""
+    models: dict[str, tuple[str, str]]
+    """lower-cased model id (and short id after '/') -> (provider, id); full ids win"""
+    matcher: re.Pattern[str]
 
-# English cues placed right before the name. Strong verbs make a request on their own;
-# weak prepositions ("with", "via", ...) only with an answering verb before them or a
-# request-looking continuation after the name, because "what's wrong with ChatGPT" is a topic.
-_EN_STRONG = r"(?:use|ask|tell|let|have|try|switch\s+to|change\s+to|route\s+(?:this\s+|it\s+)?to|send\s+(?:this\s+|it\s+)?to|pass\s+(?:this\s+|it\s+)?to|query|call\s+on|go\s+with)"
-_EN_WEAK = r"(?:with|via|using|through|by|on|from)"
-_EN_FILLER = r"(?:(?:the|a|an|model|provider|llm|assistant)\s+)*"
-_EN_STRONG_BEFORE = re.compile(rf"(?:^|[^a-z0-9_-]){_EN_STRONG}\s+{_EN_FILLER}$", re.I)
-_EN_WEAK_BEFORE = re.compile(rf"(?:^|[^a-z0-9_-]){_EN_WEAK}\s+{_EN_FILLER}$", re.I)
-_EN_ANSWER_VERB = re.compile(
-    r"\b(?:answer(?:ed)?|reply|replied|respond(?:ed)?|explain(?:ed)?|write|written|translate[d]?|solve[d]?|do|done|"
-    r"generate[d]?|summari[sz]e[d]?|run|this|it|please)\s+(?:this\s+|it\s+|that\s+)?$",
+
+_CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
+_LEAD = re.compile(r"[a-z]+")
+# Words that make a name's tail a model variant ("qwen-turbo") rather than a word ("chatgpt-like").
+_VARIANTS = frozenset(
+    "mini nano small medium large turbo max plus pro lite flash chat coder code reasoner instruct preview "
+    "latest long vision vl thinking omni audio math r1 v1 v2 v3 k2 o1 o3 o4 haiku sonnet opus".split()
+)
+_TAIL = r"(?P<tail>(?:\d(?:[a-z0-9.]*[a-z0-9])?)?(?:-[a-z0-9](?:[a-z0-9.]*[a-z0-9])?)*)"
+# A model id written after a provider: "/id", "'s id", "的 id", "id 模型" or a bare id with a digit.
+_MODEL_AFTER = re.compile(
+    r"^(?:/(?P<slash>(?:[^\s,，。:：;；!?！？]|:(?=[^\s:]))+)"
+    r"|\s*(?P<poss>的|'s|’s)?\s*(?P<id>[a-z][a-z0-9]*(?:[-.:_][a-z0-9]+)*)(?![a-z0-9])(?P<mark>\s*(?:模型|model\b))?)",
     re.I,
 )
-# Before an English request verb: a question about whether to use it, not an instruction.
-_EN_DELIBERATION = re.compile(
-    r"\b(?:should|shall|would|do|does|did|whether|why|how|when|who|which|is|are|was|were|worth|better|cost|price)\b"
-    r"[^.!?;:]*$",
-    re.I,
-)
-# A subject right before the verb makes a statement ("I use chatgpt daily"), not an instruction.
-_EN_SUBJECT = re.compile(
-    r"\b(?:i|we|they|he|she|people|everyone|everybody|many|most|who|nobody|someone)\s+(?:\w+ly\s+|also\s+|still\s+|often\s+)?$",
-    re.I,
-)
-_EN_POLITE = re.compile(r"\b(?:can|could|would|will)\s+you\s+(?:please\s+)?$|\bplease\s+$", re.I)
 
-# Chinese request verbs right before the name (spaces allowed); "一下" may follow the verb.
-_ZH_REQUEST_BEFORE = re.compile(
-    r"(?:用|让|请|叫|换成|换到|换|切换到|切换成|切到|改用|改成|使用|通过|交给|转给|找|问问|问一下|问|调用|由|麻烦)(?:一下)?\s*$"
-)
-# Habit or past before the verb: "我一直用 chatgpt", "大家都用 deepseek" describe, they do not ask.
-_ZH_HABITUAL = re.compile(r"(?:一直|经常|平时|都|常常|总是|以前|之前|曾经|一般|习惯|还在|正在|[我你他她们家]在)\s*$")
-_ZH_DELIBERATION = re.compile(r"(?:为什么|为何|要不要|该不该|应该|是否|值不值得|哪个|哪家|谁)[^。！？!?；;]*$")
-
-# After the name: a request continues with an action or a colon; a topic continues with
-# a copula, a possessive company/product word, or another name to compare with.
-_AFTER_REQUEST = re.compile(
-    r"^\s*(?:[:：,，]|来|帮|给|回答|答|解答|写|翻译|算|分析|说|讲|看|处理|生成|总结|总结|作答|"
-    r"(?:to\s+)?(?:answer|reply|respond|explain|write|translate|solve|do|help|tell|summari[sz]e|check|generate|think)\b)",
-    re.I,
-)
-_AFTER_TOPIC = re.compile(
-    r"^\s*(?:是|的(?:公司|创始|历史|模型有|价格|优缺点)|这家|这个公司|公司|怎么样|好不好|好用|还是|或者|对比|比较|"
-    r"vs\.?|versus|or\b|compared|is\b|was\b|are\b|stand|better|worse|cost|price|company)",
-    re.I,
-)
-# Text between two different names that makes them alternatives rather than a request.
-_JOINED = re.compile(r"\b(?:or|and|vs\.?|versus|compared?|than|better|worse)\b|还是|或|和|与|跟|比|对比|比较|、|/", re.I)
+_TABLES: dict[int, tuple[RouterConfig, _Table]] = {}
 
 
-_TABLES: dict[int, tuple[RouterConfig, tuple[_Name, ...], re.Pattern[str]]] = {}
-
-
-def _table(config: RouterConfig) -> tuple[tuple[_Name, ...], re.Pattern[str]]:
-    """Names and matcher per config object (configs hold dicts, so they are not hashable)."""
+def _table(config: RouterConfig) -> _Table:
+    """The name table of one config object, built once (configs hold dicts: not hashable)."""
     cached = _TABLES.get(id(config))
     if cached is None or cached[0] is not config:
-        if len(_TABLES) > 32:
+        if len(_TABLES) >= 32:
             _TABLES.clear()
-        names = _names(config)
-        cached = (config, names, _pattern(names))
+        cached = (config, _build(config))
         _TABLES[id(config)] = cached
-    return cached[1], cached[2]
+    return cached[1]
 
 
-def _names(config: RouterConfig) -> tuple[_Name, ...]:
-    """Every routable name, longest first so "gpt-4o-mini" wins over "gpt-4o" and "gpt"."""
-    table: dict[str, _Name] = {}
+def _short(model_id: str) -> str:
+    return model_id.rsplit("/", 1)[-1]
+
+
+def _build(config: RouterConfig) -> _Table:
+    names: dict[str, _Name] = {}
+    providers: dict[str, str] = {}
+    models: dict[str, tuple[str, str]] = {}
+    families: set[tuple[str, str]] = set()
     for pname, provider in config.providers.items():
         for alias in (pname, *provider.aliases):
             key = alias.strip().lower()
             if key:
-                table.setdefault(key, _Name(key, pname, None))
+                providers.setdefault(key, pname)
+                names.setdefault(key, _Name(key, pname, None))
         for model in provider.models:
             key = model.id.lower()
-            table[key] = _Name(key, pname, model.id)
-            short = key.rsplit("/", 1)[-1]
-            if short != key:
-                table.setdefault(short, _Name(short, pname, model.id))
-    return tuple(sorted(table.values(), key=lambda n: (-len(n.text), n.text)))
+            models.setdefault(key, (pname, model.id))
+            names[key] = _Name(key, pname, model.id, family=True)
+            if lead := _LEAD.match(_short(key)):
+                families.add((lead.group(0), pname))
+    for pname, provider in config.providers.items():
+        for model in provider.models:
+            short = _short(model.id.lower())
+            models.setdefault(short, (pname, model.id))
+            names.setdefault(short, _Name(short, pname, model.id, family=True))
+    for word, pname in families:  # "gpt" of openai may carry a tail; "ds" of deepseek may not
+        name = names.get(word)
+        if name is not None and name.provider == pname and name.model is None:
+            names[word] = _Name(word, pname, None, family=True)
+    return _Table(names, providers, models, _matcher(names))
 
 
-def _pattern(names: tuple[_Name, ...]) -> re.Pattern[str]:
+def _trie(words: list[str]) -> str:
+    """One regex for many literal words, factored by prefix: the engine walks a tree
+    instead of trying every alternative at every position. Longer words win."""
+    root: dict[str, Any] = {}
+    for word in words:
+        node = root
+        for ch in word:
+            node = node.setdefault(ch, {})
+        node[""] = {}
+
+    def build(node: dict[str, Any]) -> str:
+        branches = [re.escape(ch) + build(child) for ch, child in sorted(node.items()) if ch]
+        if not branches:
+            return ""
+        body = branches[0] if len(branches) == 1 and "" not in node else "(?:" + "|".join(branches) + ")"
+        return body + "?" if "" in node else body
+
+    return build(root)
+
+
+def _matcher(names: dict[str, _Name]) -> re.Pattern[str]:
+    ascii_names = [n for n in names if not _CJK.search(n)]
+    cjk_names = [n for n in names if _CJK.search(n)]
     parts = []
-    for name in names:
-        escaped = re.escape(name.text)
-        if _CJK.search(name.text):
-            parts.append(escaped)
-        else:
-            # ASCII names need word boundaries; a hyphen+alnum after the name makes it a
-            # different word ("chatgpt-like", "gpt-5"), but model ids with hyphens match whole.
-            parts.append(rf"(?<![a-z0-9_\-/.]){escaped}(?![a-z0-9_]|-[a-z0-9])")
-    return re.compile("|".join(parts), re.I)
+    if ascii_names:
+        # Word boundaries for Latin names; a hyphenated or digit tail is captured whole so
+        # "gpt-4.1-mini" is one token, and "chatgpt-like" is one non-name.
+        parts.append(rf"(?<![a-z0-9_\-/.])(?P<word>{_trie(ascii_names)}){_TAIL}(?![a-z0-9_])")
+    if cjk_names:
+        parts.append(rf"(?P<cjk>{_trie(cjk_names)})")
+    return re.compile("|".join(parts) or r"(?!)")
 
 
-def _mentions(question: str, config: RouterConfig) -> list[_Mention]:
-    names, pattern = _table(config)
-    by_text = {n.text: n for n in names}
+def _fold(text: str) -> str:
+    """Lower case with every index kept (matches map back onto the original text)."""
+    low = text.lower()
+    if len(low) == len(text):
+        return low
+    return "".join(c if len(c.lower()) != 1 else c.lower() for c in text)
+
+
+def _is_variant(tail: str) -> bool:
+    return any(ch.isdigit() for ch in tail) or any(part in _VARIANTS for part in tail.split("-"))
+
+
+def _mentions(question: str, table: _Table) -> list[_Mention]:
     found = []
-    for match in pattern.finditer(question):
-        name = by_text.get(match.group(0).lower())
-        if name is not None:
-            found.append(_Mention(name, match.start(), match.end()))
+    for match in table.matcher.finditer(_fold(question)):
+        text = match.group("word") or match.group("cjk")
+        name = table.names[text]
+        tail = match.group("tail") if match.group("word") else ""
+        if not tail:
+            found.append(_Mention(name.provider, name.model, True, match.start(), match.end()))
+        elif name.family and _is_variant(tail):
+            model_id = match.group(0)
+            listed = table.models.get(model_id)
+            if listed is not None and listed[0] == name.provider:
+                found.append(_Mention(name.provider, listed[1], True, match.start(), match.end()))
+            else:
+                found.append(_Mention(name.provider, model_id, False, match.start(), match.end()))
     return found
 
 
-def _is_request(question: str, mention: _Mention, neighbours: list[_Mention]) -> str | None:
-    """The cue that makes this mention a request (quoted in the reason), or None."""
-    before = question[: mention.start]
-    after = question[mention.end :]
-    clause_before = re.split(r"[.!?。！？;；\n]", before[-200:])[-1]
-    if before.endswith("@") and not re.search(r"[A-Za-z0-9._%+-]@$", before):  # "@qwen", not "me@qwen.com"
-        return "@" + question[mention.start : mention.end]
-    # Choosing between two named models is a question about them, not an instruction.
-    # Only the nearest names on either side count: "用kimi回答：qwen和gpt有什么区别" compares qwen
-    # with gpt, not with kimi.
-    for other in neighbours:
-        if other.name.provider == mention.name.provider:
-            continue
-        lo, hi = sorted((mention, other), key=lambda m: m.start)
-        between = question[lo.end : hi.start]
-        if len(between) <= 40 and _JOINED.search(between):
-            return None
-    if _AFTER_TOPIC.match(after):
+# --- resolving a name given as an argument, in YAML, in the environment or on the wire -----
+
+
+def _closest(word: str, choices: dict[str, str]) -> str | None:
+    """'moonshot -> kimi' for an alias, 'kimi' for a key, None when nothing is close."""
+    import difflib  # only on the error path
+
+    close = difflib.get_close_matches(word.strip().lower(), list(choices), n=1, cutoff=0.75)
+    if not close:
         return None
-    cue: str | None = None
-    near = before[-40:]  # a request verb sits right before the name; the window keeps long texts cheap
-    if m := _ZH_REQUEST_BEFORE.search(near):
-        head = near[: m.start()]
-        if not _ZH_DELIBERATION.search(head) and not _ZH_HABITUAL.search(head):
-            cue = m.group(0).strip()
-    elif m := _EN_STRONG_BEFORE.search(clause_before):
-        head = clause_before[: m.start() + 1]
-        if (not _EN_DELIBERATION.search(head) or _EN_POLITE.search(head)) and not _EN_SUBJECT.search(head):
-            cue = m.group(0).strip()
-    elif m := _EN_WEAK_BEFORE.search(clause_before):
-        head = clause_before[: m.start() + 1]
-        at_start = not head.strip(" ,")
-        if _EN_ANSWER_VERB.search(head) or ((at_start or _AFTER_REQUEST.match(after)) and not _EN_DELIBERATION.search(head)):
-            cue = m.group(0).strip()
-    elif not clause_before.strip() and re.match(r"^\s*[:：,，]", after):
-        cue = "addressed"  # vocative: "Kimi, ..." / "qwen: ..."
-    if cue is None:
-        return None
-    name_text = question[mention.start : mention.end]
-    return name_text if cue == "addressed" else f"{cue} {name_text}"
+    return close[0] if close[0] == choices[close[0]].lower() else f"{close[0]} -> {choices[close[0]]}"
 
 
-def _find_request(question: str, config: RouterConfig) -> tuple[_Name, str] | None:
-    mentions = _mentions(question, config)  # in order of appearance, never overlapping
-    for i, mention in enumerate(mentions):
-        neighbours = mentions[max(i - 1, 0) : i] + mentions[i + 1 : i + 2]
-        cue = _is_request(question, mention, neighbours)
-        if cue is not None:
-            return mention.name, cue
-    return None
-
-
-def _known_models(config: RouterConfig) -> str:
-    return ", ".join(m.id for p in config.providers.values() for m in p.models)
-
-
-def _resolve_provider(name: str, config: RouterConfig) -> str:
-    key = name.strip().lower()
-    for pname, provider in config.providers.items():
-        if key == pname.lower() or key in (a.strip().lower() for a in provider.aliases):
-            return pname
-    raise UsageError(f"unknown provider {name!r} (known: {', '.join(config.providers)})")
-
-
-def _provider_of_model(model: str, config: RouterConfig) -> tuple[str, str]:
-    key = model.strip().lower()
-    for pname, provider in config.providers.items():
-        for m in provider.models:
-            if key in (m.id.lower(), m.id.lower().rsplit("/", 1)[-1]):
-                return pname, m.id
-    raise UsageError(f"unknown model {model!r} (known: {_known_models(config)})")
+def provider_hint(config: RouterConfig, name: str) -> str:
+    """The tail of an unknown-provider message: ' (did you mean moonshot -> kimi?); known: ...'."""
+    guess = _closest(name, _table(config).providers)
+    known = ", ".join(config.providers)
+    return (f" (did you mean {guess}?)" if guess else "") + f"; known: {known}"
 
 
 def resolve_provider(config: RouterConfig, name: str) -> str:
-    """A provider name or alias (any case) -> its providers.yaml key; the one resolution everywhere."""
+    """The provider key for a key or alias in any case; UsageError with a suggestion otherwise."""
     if name in config.providers:
         return name
-    wanted = name.strip().lower()
-    for key, settings in config.providers.items():
-        if wanted == key.lower() or wanted in (alias.strip().lower() for alias in settings.aliases):
-            return key
-    import difflib
+    if not isinstance(name, str) or not name.strip():
+        raise UsageError(f"provider name must be a non-empty string, got {name!r}")
+    found = _table(config).providers.get(name.strip().lower())
+    if found is None:
+        raise UsageError(f"unknown provider {name!r}{provider_hint(config, name)}")
+    return found
 
-    known = [*config.providers, *(a for s in config.providers.values() for a in s.aliases)]
-    close = difflib.get_close_matches(wanted, [k.lower() for k in known], n=1)
-    hint = f" (did you mean {close[0]}?)" if close else ""
-    raise UsageError(f"unknown provider {name!r}{hint}; known: {', '.join(config.providers)}")
+
+def resolve_model(config: RouterConfig, provider: str | None, model_id: str) -> tuple[str, str, bool]:
+    """(provider, model id, listed) for a model asked of a provider, or of anyone when None.
+
+    A listed id comes back in its YAML spelling. An id the provider does not list is
+    passed through as given (``listed`` False): providers ship models faster than YAML
+    files follow. An id another provider lists, or with no provider an id nobody lists,
+    is a UsageError, because then the caller most likely meant something else.
+    """
+    if not isinstance(model_id, str) or not model_id.strip():
+        raise UsageError(f"model id must be a non-empty string, got {model_id!r}")
+    wanted = model_id.strip()
+    key = wanted.lower()
+    table = _table(config)
+    if provider is None:
+        owner = table.models.get(key)
+        if owner is None:
+            ids = {m.id.lower(): m.id for p in config.providers.values() for m in p.models}
+            guess = _closest(key, ids)
+            hint = f" (did you mean {ids[guess] if guess in ids else guess}?)" if guess else ""
+            raise UsageError(f"unknown model {model_id!r}{hint}; known: {', '.join(ids.values())}")
+        return owner[0], owner[1], True
+    pname = resolve_provider(config, provider)
+    listed = config.providers[pname].models
+    for m in listed:
+        if key in (m.id.lower(), _short(m.id.lower())):
+            return pname, m.id, True
+    owner = table.models.get(key)
+    if owner is not None and owner[0] != pname:
+        raise UsageError(f"model {model_id!r} belongs to provider {owner[0]!r}, not {pname!r} "
+                         f"(models of {pname}: {', '.join(m.id for m in listed)})")
+    return pname, wanted, False
+
+
+def resolve_target(config: RouterConfig, text: str) -> Target:
+    """A provider, a model id, or ``provider/model`` (as a server's ``model`` field carries it).
+
+    A listed model id wins over splitting at '/', because some ids contain one
+    ("anthropic/claude-3-5-haiku-latest"). When a provider's listed ids all carry the
+    prefix that was written ("anthropic/claude-3-opus"), the whole text is the id.
+    """
+    if not isinstance(text, str) or not text.strip():
+        raise UsageError(f"model name must be a non-empty string, got {text!r}")
+    raw = text.strip()
+    key = raw.lower()
+    table = _table(config)
+    owner = table.models.get(key)
+    if owner is not None and owner[1].lower() == key:
+        return Target(owner[0], owner[1])
+    if key in table.providers:
+        return Target(table.providers[key], None)
+    if owner is not None:
+        return Target(owner[0], owner[1])
+    head, slash, rest = raw.partition("/")
+    if slash and rest.strip():
+        pname = table.providers.get(head.strip().lower())
+        if pname is None:
+            raise UsageError(f"unknown provider {head!r} in {raw!r}{provider_hint(config, head)}")
+        provider, model_id, listed = resolve_model(config, pname, rest)
+        if not listed and any(m.id.lower().startswith(head.strip().lower() + "/") for m in config.providers[pname].models):
+            model_id = raw
+        return Target(provider, model_id, listed)
+    choices = {**table.providers, **{k: v[1] for k, v in table.models.items()}}
+    guess = _closest(key, choices)
+    hint = f" (did you mean {guess}?)" if guess else ""
+    raise UsageError(f"unknown provider or model {raw!r}{hint}; known providers: {', '.join(config.providers)}; "
+                     f"write provider/model for a model providers.yaml does not list")
+
+
+# --- a request inside the question ------------------------------------------------------
+
+
+def _model_after(question: str, mention: _Mention, following: _Mention | None, config: RouterConfig) -> _Mention:
+    """'用千问的 qwen-turbo', 'ask openai gpt-4.1-mini', 'use deepseek/deepseek-chat': the model id
+    written right after a provider name belongs to it; anything else leaves the provider's default."""
+    after = question[mention.end : mention.end + 120]
+    if following is not None and following.model is not None and following.provider == mention.provider:
+        if re.fullmatch(r"/|\s*(?:的|'s|’s)?\s*", question[mention.end : following.start]):
+            return _Mention(mention.provider, following.model, following.listed, mention.start, following.end)
+    m = _MODEL_AFTER.match(after)
+    if m is None:
+        return mention
+    model_id = m.group("slash") or m.group("id")
+    if m.group("id"):  # a word after a name is a model id only if it looks like one
+        digit = any(c.isdigit() for c in model_id)
+        if not (m.group("mark") or (m.group("poss") and (digit or "-" in model_id)) or digit):
+            return mention
+    try:
+        _, resolved, listed = resolve_model(config, mention.provider, model_id if m.group("slash") else model_id.lower())
+    except UsageError:  # another provider's model: the provider named first stays
+        return mention
+    return _Mention(mention.provider, resolved, listed, mention.start, mention.end + m.end())
+
+
+def _find_request(question: str, config: RouterConfig) -> tuple[_Mention, str] | None:
+    mentions = _mentions(question, _table(config))  # in order of appearance, never overlapping
+    for i, mention in enumerate(mentions):
+        neighbours = mentions[max(i - 1, 0) : i] + mentions[i + 1 : i + 2]
+        rivals = [(o.start, o.end) for o in neighbours if o.provider != mention.provider]
+        cue = request_cue(question, mention.start, mention.end, rivals)
+        if cue is not None:
+            if mention.model is None:
+                following = mentions[i + 1] if i + 1 < len(mentions) else None
+                mention = _model_after(question, mention, following, config)
+            return mention, cue
+    return None
+
+
+def _asked(mention: _Mention) -> str:
+    if mention.model is None:
+        return mention.provider
+    if mention.listed:
+        return mention.model
+    return f"{mention.provider}/{mention.model} ({UNLISTED})"
 
 
 def route_model(question: str, config: RouterConfig, *, provider: str | None = None, model: str | None = None) -> Route:
-    """Explicit arguments win, then a request in the question, then ``config.default``."""
+    """Explicit arguments win, then a request in the question, then ``config.default``.
+
+    ``provider`` takes a key or alias; ``model`` a model id or ``provider/model``. A model
+    the YAML does not list is allowed with its provider and marked ``model_listed=False``.
+    """
     if provider is not None:
-        pname = _resolve_provider(provider, config)
-        listed = config.providers[pname].models
+        pname = resolve_provider(config, provider)
         if model is not None:
-            mname, owner = model, None
-            for m in listed:
-                if m.id.lower() == model.strip().lower():
-                    mname, owner = m.id, pname
-            if owner is None:
-                other, _ = _provider_of_model(model, config)  # raises for a model nobody lists
-                raise UsageError(f"model {model!r} belongs to provider {other!r}, not {pname!r} "
-                                 f"(models of {pname}: {', '.join(m.id for m in listed)})")
-            return Route(pname, mname, f"--provider {pname} --model {mname}")
+            _, mname, listed = resolve_model(config, pname, model)
+            note = "" if listed else f" ({UNLISTED})"
+            return Route(pname, mname, f"--provider {pname} --model {mname}{note}", model_listed=listed)
         asked = _find_request(question, config)
         if asked is not None and asked[0].provider == pname and asked[0].model is not None:
-            return Route(pname, asked[0].model, f"--provider {pname}; question asks for {asked[0].model} ('{asked[1]}')")
+            found, cue = asked
+            return Route(pname, found.model or "", f"--provider {pname}; question asks for {_asked(found)} ('{cue}')",
+                         model_listed=found.listed)
         return Route(pname, config.providers[pname].default_model.id, f"--provider {pname}")
     if model is not None:
-        pname, mname = _provider_of_model(model, config)
-        return Route(pname, mname, f"--model {mname} (provider {pname})")
+        if "/" in model:
+            target = resolve_target(config, model)
+            pname, mname, listed = target.provider, target.model, target.model_listed
+        else:
+            pname, mname, listed = resolve_model(config, None, model)
+        mname = mname or config.providers[pname].default_model.id
+        note = "" if listed else f", {UNLISTED}"
+        return Route(pname, mname, f"--model {mname} (provider {pname}{note})", model_listed=listed)
     asked = _find_request(question, config)
     if asked is not None:
-        name, cue = asked
-        target = config.providers[name.provider]
-        mname = name.model or target.default_model.id
-        what = name.model or name.provider
-        return Route(name.provider, mname, f"question asks for {what} ('{cue}')")
+        found, cue = asked
+        mname = found.model or config.providers[found.provider].default_model.id
+        return Route(found.provider, mname, f"question asks for {_asked(found)} ('{cue}')", model_listed=found.listed)
     default = config.default
     return Route(default, config.providers[default].default_model.id, "default provider", explicit=False)
 
 
-__all__ = [
-    "Route",
-    "resolve_provider",
-    "route_model",
-]
+__all__ = ["UNLISTED", "Route", "Target", "provider_hint", "resolve_model", "resolve_provider", "resolve_target", "route_model"]
