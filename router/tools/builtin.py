@@ -13,6 +13,7 @@ import math
 import operator
 import os
 import time
+import unicodedata
 from collections.abc import Callable
 from datetime import datetime
 from typing import Any
@@ -67,18 +68,21 @@ class _Evaluator:
         self.deadline = deadline
 
     def eval(self, node: ast.AST, depth: int = 0) -> int | float:
+        # Depth counts real nesting (parentheses on the right, unary operators), not the length of
+        # a left-associative chain: 1+2+...+100 is flat, so a left operand stays at the same depth.
+        # The chain itself is bounded by MAX_EXPRESSION_CHARS, far below the recursion limit.
         if time.perf_counter() > self.deadline:
             raise _Refused(f"evaluation took longer than {MAX_EVAL_SECONDS * 1000:.0f} ms")
         if depth > 2 * MAX_NESTING:
             raise _Refused(f"expression nested too deeply (max {MAX_NESTING})")
         if isinstance(node, ast.Expression):
-            return self.eval(node.body, depth + 1)
+            return self.eval(node.body, depth)
         if isinstance(node, ast.Constant) and type(node.value) in (int, float):
             return node.value
         if isinstance(node, ast.UnaryOp) and type(node.op) in _UNARY:
             return _UNARY[type(node.op)](self.eval(node.operand, depth + 1))
         if isinstance(node, ast.BinOp) and type(node.op) in _BINARY:
-            left = self.eval(node.left, depth + 1)
+            left = self.eval(node.left, depth)
             right = self.eval(node.right, depth + 1)
             if isinstance(node.op, ast.Pow):
                 _check_power(left, right)
@@ -102,6 +106,14 @@ def _max_paren_depth(text: str) -> int:
     return deepest
 
 
+_SYMBOLS = str.maketrans({"×": "*", "÷": "/", "^": "**", "−": "-", "–": "-"})
+
+
+def _normalise(expression: str) -> str:
+    """Full-width digits, operators and parentheses (１２３＋（４）) as ASCII; ×, ÷, ^ and − as Python operators."""
+    return unicodedata.normalize("NFKC", expression).translate(_SYMBOLS).strip()
+
+
 def _tidy(value: int | float) -> int | float:
     if isinstance(value, float) and value.is_integer() and abs(value) < 1e15:
         return int(value)
@@ -118,9 +130,11 @@ def calculator(expression: str) -> dict[str, Any]:
     expression = str(expression)
     if len(expression) > MAX_EXPRESSION_CHARS:
         return {"error": f"expression too long ({len(expression)} characters; max {MAX_EXPRESSION_CHARS})"}
-    text = expression.strip().replace("×", "*").replace("÷", "/").replace("^", "**")
+    text = _normalise(expression)
     if not text:
         return {"error": "empty expression"}
+    if len(text) > 2 * MAX_EXPRESSION_CHARS:  # NFKC can expand a character into several
+        return {"error": f"expression too long after normalising ({len(text)} characters)"}
     if _max_paren_depth(text) > MAX_NESTING:
         return {"error": f"expression nested too deeply (max {MAX_NESTING} levels of parentheses)"}
     started = time.perf_counter()
