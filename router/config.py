@@ -8,7 +8,7 @@ provider is about to be called (``ProviderConfig.require_api_key``).
 
 A providers.yaml in the working directory is read automatically, so the loader
 treats the file as untrusted: at most ``MAX_CONFIG_BYTES``, nesting at most
-``MAX_DEPTH`` levels, no aliases (``*name``: a few hundred bytes of them expand to
+``MAX_DEPTH`` levels and ``MAX_NODES`` values, no aliases (``*name``: a few hundred bytes of them expand to
 gigabytes), only scalar keys, and numbers that are finite and inside sane bounds.
 Values that might be secrets (a key pasted into ``api_key_env``, credentials in a
 ``base_url``) are described in errors, never shown.
@@ -32,6 +32,8 @@ ClientKind = Literal["openai", "litellm", "mock", "llama_cpp"]
 _PACKAGED = "providers.yaml"
 MAX_CONFIG_BYTES = 1_000_000
 MAX_DEPTH = 32
+MAX_NODES = 10_000
+"""Values (scalars, lists, mappings) in one file: the shipped config has a few hundred."""
 _SECRET_KEYS = frozenset({"api_key_env", "base_url"})
 """Keys whose rejected values are never echoed in an error."""
 _INTERNAL_KEYS = ("source", "origin", "env_file")
@@ -293,17 +295,23 @@ def _describe(error: Any) -> str:
     return f"{where}: {message}{shown}"
 
 
+def _short(value: Any, limit: int = 60) -> str:
+    """repr of a value from the file, cut so an error stays one readable line."""
+    text = repr(value)
+    return text if len(text) <= limit else text[: limit - 4] + "...'"
+
+
 def _cross_checks(config: RouterConfig, lines: dict[tuple[Any, ...], int], file: str) -> None:
-    names = list(config.providers)
+    names = [_short(name) for name in config.providers][:20]
 
     def fail(message: str, loc: tuple[Any, ...]) -> None:
         raise ConfigError(message, path=file, line=_line_for(loc, lines), key=".".join(map(str, loc)))
 
     if config.default not in config.providers:
-        fail(f"default: provider {config.default!r} is not defined (defined: {', '.join(names)})", ("default",))
+        fail(f"default: provider {_short(config.default)} is not defined (defined: {', '.join(names)})", ("default",))
     for i, name in enumerate(config.fallbacks):
         if name not in config.providers:
-            fail(f"fallbacks[{i}]: provider {name!r} is not defined (defined: {', '.join(names)})", ("fallbacks", i))
+            fail(f"fallbacks[{i}]: provider {_short(name)} is not defined (defined: {', '.join(names)})", ("fallbacks", i))
     owner: dict[str, str] = {}
     for pname, provider in config.providers.items():
         defaults = [i for i, m in enumerate(provider.models) if m.default]
@@ -329,11 +337,15 @@ def _check_events(text: str, file: str) -> None:
     only happens afterwards, on input known to be small and tree-shaped.
     """
     loader = _loader_class()(text)
-    depth = 0
+    depth = nodes = 0
     try:
         while loader.check_event():
             event = loader.get_event()
             line = event.start_mark.line + 1 if event.start_mark else None
+            if isinstance(event, (yaml.ScalarEvent, yaml.MappingStartEvent, yaml.SequenceStartEvent)):
+                nodes += 1
+                if nodes > MAX_NODES:
+                    raise ConfigError(f"more than {MAX_NODES:,} values; this is not a providers.yaml", path=file, line=line)
             if isinstance(event, yaml.AliasEvent):
                 raise ConfigError(
                     f"YAML aliases (*{str(event.anchor)[:40]}) are not supported: write the value out",
@@ -437,7 +449,10 @@ def load_config(path: str | os.PathLike[str] | None = None) -> RouterConfig:
         text = Path(file).read_text(encoding="utf-8")
     except FileNotFoundError as exc:
         where = f" (from {origin})" if origin != "argument" else ""
-        raise ConfigError(f"config file not found{where}", path=file) from exc
+        hint = ""
+        if origin == "argument" and not Path(file).is_absolute():
+            hint = f" in {Path.cwd()}; load_config() / Router.from_yaml() without a path also finds the packaged one"
+        raise ConfigError(f"config file not found{where}{hint}", path=file) from exc
     except UnicodeDecodeError as exc:
         raise ConfigError(f"the file is not UTF-8 text (byte {exc.start + 1})", path=file) from None
     except OSError as exc:

@@ -219,3 +219,26 @@ def test_any_text_loads_or_fails_with_one_config_error_line(text: str) -> None:
         parse_config(text, "fuzz.yaml")
     except ConfigError as exc:
         one_line(exc)
+
+
+def test_a_relative_config_path_that_is_missing_hints_at_the_lookup(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(ConfigError) as info:
+        load_config("providers.yaml")
+    assert "without a path" in one_line(info.value)
+
+
+def test_a_megabyte_of_keys_is_refused_by_count() -> None:
+    from router.config import MAX_NODES
+
+    text = "default: x\nproviders:\n" + "".join(f"  k{i}: {i}\n" for i in range(MAX_NODES))
+    with pytest.raises(ConfigError) as info:
+        parse_config(text, "keys.yaml")
+    assert f"more than {MAX_NODES:,} values" in one_line(info.value)
+
+
+def test_a_huge_value_is_cut_in_the_error() -> None:
+    text = "default: " + "a" * 100_000 + "\nproviders: {m: {client: mock, models: [{id: x}]}}\n"
+    with pytest.raises(ConfigError) as info:
+        parse_config(text, "long.yaml")
+    assert len(one_line(info.value)) < 300

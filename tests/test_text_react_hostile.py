@@ -79,3 +79,11 @@ def test_an_oversized_action_input_is_refused_unread() -> None:
     arguments, error = parse_action_input(raw, ["expression"])
     assert arguments is None
     assert error is not None and "too long" in error
+
+
+def test_deeply_nested_brackets_do_not_raise_a_recursion_error() -> None:
+    step = parse_react("Action: calculator\nAction Input: " + "[" * 15_000, PARAMS)
+    assert isinstance(step, ReactAction)  # a bare value for the one-parameter tool: the calculator refuses it
+    assert step.arguments == {"expression": "[" * 15_000}
+    arguments, error = parse_action_input("[" * 15_000, ["a", "b"])
+    assert arguments is None and error

@@ -161,7 +161,7 @@ def _literal(text: str) -> Any:
     """JSON first, then Python literal syntax (single quotes, True/None); raises ValueError."""
     try:
         return json.loads(text)
-    except ValueError:
+    except (ValueError, RecursionError):  # RecursionError: "[[[[..." thousands deep
         pass
     pythonish = re.sub(r"\btrue\b", "True", re.sub(r"\bfalse\b", "False", re.sub(r"\bnull\b", "None", text)))
     try:
