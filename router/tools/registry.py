@@ -17,7 +17,6 @@ reach a model, a record or a log (``describe_tool_error``).
 
 from __future__ import annotations
 
-import asyncio
 import copy
 import enum
 import functools
@@ -250,6 +249,8 @@ class Tool:
         def run(*args: Any, **kwargs: Any) -> Any:
             try:
                 if is_async:  # in a worker thread there is no running loop: run it to completion here
+                    import asyncio  # only for async tools: defining tools stays cheap
+
                     return asyncio.run(fn(*args, **kwargs))
                 return fn(*args, **kwargs)
             except Exception as exc:
@@ -332,6 +333,8 @@ class Tool:
 
     async def ainvoke(self, arguments: Mapping[str, Any]) -> Any:
         """Validate then call from an event loop: async tools are awaited, sync ones run in a thread."""
+        import asyncio
+
         kwargs = self.validate(arguments)
         try:
             if self.afn is not None:
