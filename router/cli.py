@@ -4,20 +4,31 @@ Output contract: the answer goes to stdout; what happened on the way (mode, rout
 tool calls, warnings) goes to stderr, so ``python -m router "q" > answer.txt``
 keeps only the answer. Errors are one line on stderr; exit 2 for usage/config
 problems, 1 for provider failures; a traceback only with ``--verbose``.
+
+With no question the REPL starts. On a terminal it has line editing and a
+history (``readline``, imported only then; history in
+``$XDG_STATE_HOME/router/history`` or ``~/.router_history``, at most
+``HISTORY_LENGTH`` lines). Ctrl-C cancels the line being typed or the answer
+being produced and keeps the session; Ctrl-D, ``exit`` or ``quit`` end it. An
+empty question given as an argument (``python -m router ""``) is a usage error,
+never a REPL that would block a script on stdin.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import traceback
+from pathlib import Path
 from typing import Any, NoReturn, TextIO
 
 from router.errors import ConfigError, ProviderError, RouterError, UsageError
 
-EXIT_OK, EXIT_PROVIDER, EXIT_USAGE = 0, 1, 2
+EXIT_OK, EXIT_PROVIDER, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
 MODES = ("cot", "few_shot", "react", "tot")
+HISTORY_LENGTH = 1000
 
 
 class _ArgumentsError(Exception):
@@ -137,6 +148,68 @@ def _announce_fallback(answer: Any, err: TextIO) -> None:
         err.write(f"[route] answered by {answer.provider}/{answer.model} after {len(failed)} failed attempt(s) ({kinds})\n")
 
 
+def history_file() -> Path:
+    """Where the REPL keeps its line history: $XDG_STATE_HOME/router/history, else ~/.router_history."""
+    state = os.environ.get("XDG_STATE_HOME")
+    if state:
+        return Path(state) / "router" / "history"
+    return Path.home() / ".router_history"
+
+
+class _LineReader:
+    """Reads REPL lines: ``input()`` with readline on a terminal, plain ``readline()`` otherwise."""
+
+    def __init__(self, stdin: TextIO, err: TextIO) -> None:
+        self.stdin, self.err = stdin, err
+        self.readline: Any = None
+        if stdin is sys.stdin and stdin.isatty():
+            try:
+                import readline  # only for a person at a terminal: arrow keys, history
+            except ImportError:  # Windows without pyreadline: still a working REPL
+                readline = None
+            self.readline = readline
+        if self.readline is not None:
+            self.readline.set_history_length(HISTORY_LENGTH)
+            try:
+                self.readline.read_history_file(history_file())
+            except (OSError, ValueError):
+                pass
+
+    def read(self, prompt: str) -> str | None:
+        """A line without its newline, or None at end of input. Ctrl-C raises KeyboardInterrupt."""
+        if self.readline is not None:
+            try:
+                return input(prompt)
+            except EOFError:
+                return None
+        self.err.write(prompt)
+        self.err.flush()
+        line = self.stdin.readline()
+        return line.rstrip("\n") if line else None
+
+    def close(self) -> None:
+        if self.readline is None:
+            return
+        path = history_file()
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            self.readline.write_history_file(path)
+        except OSError:
+            pass  # a read-only home must not turn leaving the REPL into an error
+
+
+def _context_window(router: Any, args: argparse.Namespace, last: Any) -> int | None:
+    """The smallest known context window among the models that may answer next."""
+    windows = []
+    config = router.config
+    for provider, model in ((args.provider or config.default, args.model), (getattr(last, "provider", None), getattr(last, "model", None))):
+        if provider and provider in config.providers:
+            window = config.providers[provider].model(model).context_window
+            if window:
+                windows.append(window)
+    return min(windows) if windows else None
+
+
 def _repl(router: Any, args: argparse.Namespace, printer: Printer, out: TextIO, err: TextIO, stdin: TextIO) -> int:
     from router.conversation import SUMMARY_PROMPT, Conversation
 
@@ -145,31 +218,58 @@ def _repl(router: Any, args: argparse.Namespace, printer: Printer, out: TextIO, 
         return router.ask(f"{SUMMARY_PROMPT}\n\n{transcript}", mode="cot", provider=args.provider, model=args.model).text
 
     memory = Conversation(summariser=summarise)
-    err.write("router REPL: type a question; 'exit', 'quit' or Ctrl-D to leave.\n")
-    while True:
-        err.write("you> ")
-        err.flush()
-        line = stdin.readline()
-        if not line:
-            err.write("\n")
-            return EXIT_OK
-        question = line.strip()
-        if not question:
-            continue
-        if question.lower() in ("exit", "quit", ":q"):
-            return EXIT_OK
-        printer.streamed = False
-        try:
-            answer = _ask(router, question, args, printer, memory.history())
-        except RouterError as exc:
-            code = _report(exc, args, err)
-            if code == EXIT_USAGE and isinstance(exc, ConfigError):
-                return code
-            continue
-        if not args.json:
-            _announce_fallback(answer, err)
-        _print_answer(answer, args, printer, out, err)
-        memory.add(question, answer.text)
+    reader = _LineReader(stdin, err)
+    err.write("router REPL: type a question; 'exit', 'quit' or Ctrl-D to leave; Ctrl-C cancels.\n")
+    last: Any = None
+    try:
+        while True:
+            try:
+                line = reader.read("you> ")
+            except KeyboardInterrupt:  # Ctrl-C at the prompt: drop the line, keep the session
+                err.write("^C\n")
+                continue
+            if line is None:
+                err.write("\n")
+                return EXIT_OK
+            question = line.strip()
+            if not question:
+                continue
+            if question.lower() in ("exit", "quit", ":q"):
+                return EXIT_OK
+            printer.streamed = False
+            try:
+                history = memory.history(question=question, context_window=_context_window(router, args, last))
+                answer = _ask(router, question, args, printer, history)
+            except KeyboardInterrupt:
+                err.write("\n[cancelled] the answer was interrupted; ask again or Ctrl-D to leave\n")
+                continue
+            except RouterError as exc:
+                code = _report(exc, args, err)
+                if code == EXIT_USAGE and isinstance(exc, ConfigError):
+                    return code
+                continue
+            if not args.json:
+                _announce_fallback(answer, err)
+            _print_answer(answer, args, printer, out, err)
+            memory.add(question, answer.text)
+            last = answer
+    finally:
+        reader.close()
+
+
+def _show_config(router: Any, args: argparse.Namespace, err: TextIO) -> None:
+    """Which providers.yaml and .env are in use: always with --verbose, else when picked up from the directory."""
+    config = getattr(router, "config", None)
+    if config is None or args.json:
+        return
+    origin = getattr(config, "origin", "argument")
+    env_file = getattr(config, "env_file", None)
+    if args.verbose:
+        err.write(f"[config] {config.source} ({origin}); .env: {env_file or 'none loaded'}\n")
+    elif origin == "working directory" or env_file:
+        loaded = [f"{config.source} from the working directory"] if origin == "working directory" else []
+        loaded += [f"keys from {env_file}"] if env_file else []
+        err.write(f"[config] using {' and '.join(loaded)}\n")
 
 
 def _report(exc: BaseException, args: argparse.Namespace, err: TextIO) -> int:
@@ -191,11 +291,16 @@ def main(argv: list[str] | None = None, *, stdin: TextIO | None = None, stdout: 
         return EXIT_USAGE
     except SystemExit as exc:  # --help: already printed
         return int(exc.code or 0)
+    question = " ".join(args.question).strip()
+    if args.question and not question:
+        err.write("router: error: the question is empty (give a question, or no argument for the interactive REPL)\n")
+        return EXIT_USAGE
     printer = Printer(err, out, quiet=args.json, stream=args.stream)
     try:
         from router.core import Router
 
         router = Router.from_yaml(args.config)
+        _show_config(router, args, err)
         if args.provider is not None:
             args.provider = router.resolve_provider(args.provider)  # names and aliases, as the library resolves them
         question = " ".join(args.question).strip()
@@ -206,7 +311,7 @@ def main(argv: list[str] | None = None, *, stdin: TextIO | None = None, stdout: 
         return _report(exc, args, err)
     except KeyboardInterrupt:
         err.write("router: interrupted\n")
-        return 130
+        return EXIT_INTERRUPTED
     except Exception as exc:  # a bug of ours: still one line (the traceback with --verbose), never a crash dump
         from router.redaction import redact
 
@@ -220,4 +325,4 @@ def main(argv: list[str] | None = None, *, stdin: TextIO | None = None, stdout: 
     return EXIT_OK
 
 
-__all__ = ["build_parser", "main"]
+__all__ = ["HISTORY_LENGTH", "build_parser", "history_file", "main"]

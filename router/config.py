@@ -5,6 +5,13 @@ whose message starts with ``file:line:`` and names the key path, because a typo
 in a YAML file that passes silently is the most expensive kind of bug here.
 API keys are *not* checked at load time: a missing key only matters when that
 provider is about to be called (``ProviderConfig.require_api_key``).
+
+A providers.yaml in the working directory is read automatically, so the loader
+treats the file as untrusted: at most ``MAX_CONFIG_BYTES``, nesting at most
+``MAX_DEPTH`` levels and ``MAX_NODES`` values, no aliases (``*name``: a few hundred bytes of them expand to
+gigabytes), only scalar keys, and numbers that are finite and inside sane bounds.
+Values that might be secrets (a key pasted into ``api_key_env``, credentials in a
+``base_url``) are described in errors, never shown.
 """
 
 from __future__ import annotations
@@ -20,13 +27,22 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from router.errors import ConfigError, MissingAPIKeyError, UsageError
+from router.redaction import has_url_credentials, looks_like_secret
 
 ClientKind = Literal["openai", "litellm", "mock", "llama_cpp"]
 _PACKAGED = "providers.yaml"
+MAX_CONFIG_BYTES = 1_000_000
+MAX_DEPTH = 32
+MAX_NODES = 10_000
+"""Values (scalars, lists, mappings) in one file: the shipped config has a few hundred."""
+_SECRET_KEYS = frozenset({"api_key_env", "base_url"})
+"""Keys whose rejected values are never echoed in an error."""
+_INTERNAL_KEYS = ("source", "origin", "env_file")
+"""Set by load_config from where the files were found; not accepted from YAML."""
 
 
 class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, allow_inf_nan=False)
 
 
 ReasoningEcho = Literal["none", "tool_turns", "all"]
@@ -61,10 +77,10 @@ class CapabilityOverride(_Strict):
 class ModelConfig(_Strict):
     id: str = Field(min_length=1)
     default: bool = False
-    context_window: int | None = Field(default=None, gt=0)
-    price_in: float | None = Field(default=None, ge=0)
+    context_window: int | None = Field(default=None, gt=0, le=100_000_000)
+    price_in: float | None = Field(default=None, ge=0, le=10_000)
     """USD per 1M input tokens; None when unknown (cost is then not reported)."""
-    price_out: float | None = Field(default=None, ge=0)
+    price_out: float | None = Field(default=None, ge=0, le=10_000)
     capabilities: CapabilityOverride | None = None
     model_path: str | None = None
     """GGUF file for the in-process llama.cpp client."""
@@ -84,7 +100,7 @@ class ProviderConfig(_Strict):
     """Name of the environment variable holding the key; None means no key is needed."""
     aliases: list[str] = Field(default_factory=list)
     capabilities: Capabilities = Field(default_factory=Capabilities)
-    timeout_s: float = Field(default=60.0, gt=0)
+    timeout_s: float = Field(default=60.0, gt=0, le=3600)
     max_retries: int = Field(default=2, ge=0, le=10)
     small_model: bool = False
     """Answers are labelled as coming from a small local model."""
@@ -96,16 +112,34 @@ class ProviderConfig(_Strict):
     def _check_url(cls, value: str | None) -> str | None:
         if value is None:
             return value
-        parsed = urlparse(value)
-        if parsed.scheme not in ("http", "https") or not parsed.netloc:
-            raise ValueError(f"malformed URL {value!r} (expected http:// or https:// with a host)")
+        if has_url_credentials(value) or looks_like_secret(value.rsplit("/", 1)[-1]):
+            raise ValueError(
+                "the URL contains credentials (user:password@ or a key); put the key in the environment "
+                "variable named by api_key_env instead (value not shown)"
+            )
+        try:
+            parsed = urlparse(value)
+            parsed.port  # noqa: B018 - raises ValueError on a malformed port
+        except ValueError:
+            parsed = None
+        if parsed is None or parsed.scheme not in ("http", "https") or not parsed.netloc:
+            raise ValueError(f"malformed URL {value[:80]!r} (expected http:// or https:// with a host)")
         return value.rstrip("/")
 
     @field_validator("api_key_env")
     @classmethod
     def _check_env_name(cls, value: str | None) -> str | None:
-        if value is not None and (not value or not value.replace("_", "a").isalnum()):
-            raise ValueError(f"{value!r} is not an environment variable name")
+        if value is None:
+            return value
+        if looks_like_secret(value):
+            raise ValueError(
+                "this looks like an API key itself; api_key_env takes the NAME of an environment variable "
+                "(e.g. OPENAI_API_KEY) whose value is the key (value not shown)"
+            )
+        if not value or len(value) > 64 or not value.replace("_", "a").isalnum() or value[0].isdigit():
+            raise ValueError(
+                "not an environment variable name (letters, digits and _, e.g. OPENAI_API_KEY; value not shown)"
+            )
         return value
 
     @property
@@ -145,18 +179,18 @@ class ProviderConfig(_Strict):
 
 class LoopSettings(_Strict):
     max_steps: int = Field(default=8, ge=1, le=100)
-    tool_timeout_s: float = Field(default=30.0, gt=0)
-    max_repeats: int = Field(default=2, ge=1)
-    max_continuations: int = Field(default=2, ge=0)
-    max_result_chars: int = Field(default=8000, ge=100)
+    tool_timeout_s: float = Field(default=30.0, gt=0, le=3600)
+    max_repeats: int = Field(default=2, ge=1, le=100)
+    max_continuations: int = Field(default=2, ge=0, le=20)
+    max_result_chars: int = Field(default=8000, ge=100, le=1_000_000)
     max_calls_per_turn: int = Field(default=32, ge=1, le=1000)
     """Tool calls run in one turn; more get an error result each (a model asking for 3,000 at once)."""
 
 
 class RetrySettings(_Strict):
-    max_wait_s: float = Field(default=20.0, ge=0)
-    cooldown_s: float = Field(default=60.0, ge=0)
-    failures_before_cooldown: int = Field(default=3, ge=1)
+    max_wait_s: float = Field(default=20.0, ge=0, le=600)
+    cooldown_s: float = Field(default=60.0, ge=0, le=86_400)
+    failures_before_cooldown: int = Field(default=3, ge=1, le=1000)
 
 
 class BreakerSettings(_Strict):
@@ -256,6 +290,10 @@ class RouterConfig(_Strict):
     providers: dict[str, ProviderConfig] = Field(min_length=1)
     source: str = Field(default="<memory>", exclude=True)
     """Where the config was read from (set by load_config, not by YAML)."""
+    origin: str = Field(default="argument", exclude=True)
+    """Why that file: "argument", "ROUTER_CONFIG", "working directory" or "packaged default"."""
+    env_file: str | None = Field(default=None, exclude=True)
+    """The ``.env`` file whose variables were loaded, if any."""
 
     def provider(self, name: str) -> ProviderConfig:
         """A provider by key or alias, in any case; an unknown name is a UsageError with a suggestion."""
@@ -284,6 +322,12 @@ def _index_lines(node: yaml.Node, path: tuple[Any, ...], out: dict[tuple[Any, ..
     if isinstance(node, yaml.MappingNode):
         seen: set[Any] = set()
         for key_node, value_node in node.value:
+            if not isinstance(key_node, yaml.ScalarNode):
+                where = ".".join(str(p) for p in path) or "(top level)"
+                raise ConfigError(
+                    f"{where}: keys must be plain names, not a list or mapping (complex key '?')",
+                    path=file, line=key_node.start_mark.line + 1,
+                )
             key = key_node.value
             if key in seen:
                 where = ".".join(str(p) for p in (*path, key))
@@ -341,9 +385,21 @@ def _describe(error: Any) -> str:
     if kind == "missing":
         return f"{where}: required key is missing"
     message = str(error["msg"]).removeprefix("Value error, ")
+    if kind == "finite_number":
+        message = "must be a finite number (.inf and .nan are not limits)"
     value = error.get("input")
-    shown = f" (got {value!r})" if isinstance(value, (str, int, float, bool)) and kind != "value_error" else ""
+    secret = any(part in _SECRET_KEYS for part in loc) or (isinstance(value, str) and looks_like_secret(value))
+    shown = ""
+    if isinstance(value, (str, int, float, bool)) and kind != "value_error" and not secret:
+        text = repr(value)
+        shown = f" (got {text[:80]}{'...' if len(text) > 80 else ''})"
     return f"{where}: {message}{shown}"
+
+
+def _short(value: Any, limit: int = 60) -> str:
+    """repr of a value from the file, cut so an error stays one readable line."""
+    text = repr(value)
+    return text if len(text) <= limit else text[: limit - 4] + "...'"
 
 
 def _cross_checks(config: RouterConfig, lines: dict[tuple[Any, ...], int], file: str) -> RouterConfig:
@@ -351,6 +407,7 @@ def _cross_checks(config: RouterConfig, lines: dict[tuple[Any, ...], int], file:
 
     def fail(message: str, loc: tuple[Any, ...]) -> NoReturn:
         raise ConfigError(message, path=file, line=_line_for(loc, lines), key=".".join(map(str, loc)))
+
 
     owner: dict[str, str] = {}
     for pname, provider in config.providers.items():
@@ -388,10 +445,45 @@ def _provider_names(config: RouterConfig, fail: Callable[[str, tuple[Any, ...]],
     return config.model_copy(update={"default": default, "fallbacks": fallbacks})
 
 
+def _check_events(text: str, file: str) -> None:
+    """Refuse aliases and deep nesting from the event stream, before anything is built.
+
+    The parser is iterative and keeps no tree, so this pass is linear in the file
+    size whatever the file contains; building nodes (recursive, alias-sharing)
+    only happens afterwards, on input known to be small and tree-shaped.
+    """
+    loader = _loader_class()(text)
+    depth = nodes = 0
+    try:
+        while loader.check_event():
+            event = loader.get_event()
+            line = event.start_mark.line + 1 if event.start_mark else None
+            if isinstance(event, (yaml.ScalarEvent, yaml.MappingStartEvent, yaml.SequenceStartEvent)):
+                nodes += 1
+                if nodes > MAX_NODES:
+                    raise ConfigError(f"more than {MAX_NODES:,} values; this is not a providers.yaml", path=file, line=line)
+            if isinstance(event, yaml.AliasEvent):
+                raise ConfigError(
+                    f"YAML aliases (*{str(event.anchor)[:40]}) are not supported: write the value out",
+                    path=file, line=line,
+                )
+            if isinstance(event, (yaml.MappingStartEvent, yaml.SequenceStartEvent)):
+                depth += 1
+                if depth > MAX_DEPTH:
+                    raise ConfigError(f"nested more than {MAX_DEPTH} levels deep", path=file, line=line)
+            elif isinstance(event, (yaml.MappingEndEvent, yaml.SequenceEndEvent)):
+                depth -= 1
+    finally:
+        loader.dispose()
+
+
 def parse_config(text: str, file: str = "<string>") -> RouterConfig:
     """Validate YAML text; ``file`` is only used in error messages."""
+    if len(text) > MAX_CONFIG_BYTES:
+        raise ConfigError(f"the file is larger than {MAX_CONFIG_BYTES:,} bytes; refusing to parse it", path=file)
     loader = _loader_class()(text)
     try:
+        _check_events(text, file)
         node = loader.get_single_node()
         if node is None:
             raise ConfigError("the file is empty (expected providers, default, ...)", path=file, line=1)
@@ -404,11 +496,16 @@ def parse_config(text: str, file: str = "<string>") -> RouterConfig:
         column = f", column {mark.column + 1}" if mark else ""
         raise ConfigError(f"YAML syntax error{column}: {exc.problem or exc.context}", path=file, line=line) from exc
     except yaml.YAMLError as exc:
-        raise ConfigError(f"YAML error: {exc}", path=file) from exc
+        raise ConfigError(f"YAML error: {' '.join(str(exc).split())[:200]}", path=file) from exc
+    except (ValueError, TypeError, RecursionError, MemoryError) as exc:  # e.g. an int of 5,000 digits
+        raise ConfigError(f"YAML value cannot be read ({type(exc).__name__})", path=file) from exc
     finally:
         loader.dispose()
     if not isinstance(data, dict):
         raise ConfigError(f"top level must be a mapping, got {type(data).__name__}", path=file, line=1)
+    for internal in _INTERNAL_KEYS:
+        if internal in data:
+            raise ConfigError(f"{internal}: unknown key", path=file, line=_line_for((internal,), lines) or 1)
     try:
         config = RouterConfig.model_validate({**data, "source": file})
     except ValidationError as exc:
@@ -419,13 +516,28 @@ def parse_config(text: str, file: str = "<string>") -> RouterConfig:
     return _cross_checks(config, lines, file)
 
 
-def _load_dotenv() -> None:
-    """Keys may live in ./.env; variables already set always win."""
+def _load_dotenv() -> str | None:
+    """Keys may live in ./.env; variables already set always win. Returns the file read, if any."""
     env_file = Path.cwd() / ".env"
-    if env_file.is_file():
-        from dotenv import load_dotenv
+    if not env_file.is_file():
+        return None
+    try:
+        raw = env_file.read_bytes()
+    except OSError as exc:
+        raise ConfigError(f"cannot read .env: {exc.__class__.__name__}", path=str(env_file)) from exc
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = raw.count(b"\n", 0, exc.start) + 1
+        raise ConfigError(
+            f".env is not UTF-8 text (byte {exc.start + 1}); re-save it as UTF-8", path=str(env_file), line=line
+        ) from None
+    import io
 
-        load_dotenv(env_file, override=False)
+    from dotenv import load_dotenv
+
+    load_dotenv(stream=io.StringIO(text), override=False)
+    return str(env_file)
 
 
 def config_path(path: str | os.PathLike[str] | None = None) -> tuple[str, str]:
@@ -444,18 +556,25 @@ def config_path(path: str | os.PathLike[str] | None = None) -> tuple[str, str]:
 
 def load_config(path: str | os.PathLike[str] | None = None) -> RouterConfig:
     """Load and validate the config; ``ROUTER_PROVIDER`` overrides ``default``."""
-    _load_dotenv()
+    env_file = _load_dotenv()
     file, origin = config_path(path)
     try:
+        if Path(file).stat().st_size > MAX_CONFIG_BYTES:
+            raise ConfigError(f"the file is larger than {MAX_CONFIG_BYTES:,} bytes; refusing to read it", path=file)
         text = Path(file).read_text(encoding="utf-8")
     except FileNotFoundError as exc:
         where = f" (from {origin})" if origin != "argument" else ""
-        raise ConfigError(f"config file not found{where}", path=file) from exc
-    except (OSError, UnicodeDecodeError) as exc:
+        hint = ""
+        if origin == "argument" and not Path(file).is_absolute():
+            hint = f" in {Path.cwd()}; load_config() / Router.from_yaml() without a path also finds the packaged one"
+        raise ConfigError(f"config file not found{where}{hint}", path=file) from exc
+    except UnicodeDecodeError as exc:
+        raise ConfigError(f"the file is not UTF-8 text (byte {exc.start + 1})", path=file) from None
+    except OSError as exc:
         raise ConfigError(f"cannot read config: {exc.__class__.__name__}", path=file) from exc
     if not text.strip():
         raise ConfigError("the file is empty (expected providers, default, ...)", path=file, line=1)
-    config = parse_config(text, file)
+    config = parse_config(text, file).model_copy(update={"origin": origin, "env_file": env_file})
     override = os.environ.get("ROUTER_PROVIDER")
     if override:
         from router.routing.names import provider_hint
@@ -468,6 +587,8 @@ def load_config(path: str | os.PathLike[str] | None = None) -> RouterConfig:
 
 
 __all__ = [
+    "MAX_CONFIG_BYTES",
+    "MAX_DEPTH",
     "BreakerSettings",
     "Capabilities",
     "ClientKind",

@@ -4,6 +4,15 @@ Long histories cost tokens on every request and eventually overflow small contex
 windows, so once the history passes a budget the oldest turns are folded into one
 summary message. Summarising is a model call that may fail; the fallback is an
 extractive summary, so memory never blocks an answer.
+
+Memory is also bounded by the answering model's context window: one very long
+answer must not make every later question fail with a context error. A turn is
+stored clipped to ``max_chars // 2`` characters per side, and ``history`` returns
+only the newest turns (and the summary) that fit in ``HISTORY_SHARE`` of the
+window after the question itself; the rest of the window is left for the system
+prompt, tool schemas and the answer. Tokens are estimated without a tokenizer,
+on the safe side: one token per non-ASCII character (CJK text is about one token
+a character) and one per three ASCII characters (English is about four).
 """
 
 from __future__ import annotations
@@ -12,6 +21,20 @@ from collections.abc import Callable
 from typing import Any
 
 Summariser = Callable[[list[dict[str, Any]]], str]
+
+HISTORY_SHARE = 0.5
+"""Part of the context window that history plus the question may take."""
+_CLIPPED = " [... clipped in the conversation memory]"
+
+
+def estimate_tokens(text: str) -> int:
+    """A conservative token count: non-ASCII characters count one each, ASCII ones a third."""
+    ascii_chars = sum(1 for char in text if ord(char) < 128)
+    return (len(text) - ascii_chars) + (ascii_chars + 2) // 3 + 4  # + per-message overhead
+
+
+def _message_tokens(message: dict[str, Any]) -> int:
+    return estimate_tokens(str(message.get("content") or ""))
 
 
 class Conversation:
@@ -23,20 +46,37 @@ class Conversation:
         self.turns: list[tuple[str, str]] = []
         self.summaries_made = 0
 
-    def history(self) -> list[dict[str, Any]]:
-        """Messages to put before the next question."""
-        messages: list[dict[str, Any]] = []
-        if self.summary:
-            messages.append({"role": "system", "content": f"Summary of the earlier conversation: {self.summary}"})
-        for question, answer in self.turns:
-            messages.append({"role": "user", "content": question})
-            messages.append({"role": "assistant", "content": answer})
-        return messages
+    def history(self, *, question: str = "", context_window: int | None = None) -> list[dict[str, Any]]:
+        """Messages to put before the next question; with a ``context_window``, only what fits."""
+        summary = (
+            [{"role": "system", "content": f"Summary of the earlier conversation: {self.summary}"}] if self.summary else []
+        )
+        pairs = [
+            [{"role": "user", "content": question_text}, {"role": "assistant", "content": answer}]
+            for question_text, answer in self.turns
+        ]
+        if context_window is None:
+            return summary + [message for pair in pairs for message in pair]
+        budget = int(context_window * HISTORY_SHARE) - estimate_tokens(question)
+        kept: list[list[dict[str, Any]]] = []
+        for pair in reversed(pairs):  # newest first: the latest turns matter most
+            cost = sum(_message_tokens(message) for message in pair)
+            if cost > budget:
+                break
+            kept.insert(0, pair)
+            budget -= cost
+        if summary and _message_tokens(summary[0]) > budget:
+            summary = []
+        return summary + [message for pair in kept for message in pair]
 
     def add(self, question: str, answer: str) -> None:
-        self.turns.append((question, answer))
+        self.turns.append((self._clip(question), self._clip(answer)))
         if self._size() > self.max_chars and len(self.turns) > self.keep_recent_turns:
             self._compact()
+
+    def _clip(self, text: str) -> str:
+        limit = max(200, self.max_chars // 2)
+        return text if len(text) <= limit else text[:limit] + _CLIPPED
 
     def _size(self) -> int:
         return len(self.summary or "") + sum(len(q) + len(a) for q, a in self.turns)
@@ -71,4 +111,4 @@ SUMMARY_PROMPT = (
     "open questions. Answer in the conversation's language."
 )
 
-__all__ = ["SUMMARY_PROMPT", "Conversation"]
+__all__ = ["HISTORY_SHARE", "SUMMARY_PROMPT", "Conversation", "estimate_tokens"]

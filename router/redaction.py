@@ -25,8 +25,19 @@ _MIN_SECRET_LEN = 6
 """Shorter values are not treated as secrets: masking "abc" everywhere would mangle text."""
 
 # Key-shaped tokens are masked even when we were never told about them (a server
-# echoing some other key, a proxy adding its own): ``sk-...``, ``Bearer ...``.
-_KEY_SHAPES = re.compile(r"(?:\bsk-[A-Za-z0-9_\-]{8,}|(?<=Bearer )[A-Za-z0-9_\-.=]{8,})")
+# echoing some other key, a proxy adding its own): ``sk-...``, ``gsk_...``, ``Bearer ...``.
+# Other vendors' prefixes only count with a digit in the token, so prose such as
+# "hf_transfer-settings" is not masked.
+_KEY_PREFIXES = r"(?:gsk|xai|hf|ghp|gho|ghs|github_pat|nvapi|pplx)"
+_KEY_SHAPES = re.compile(
+    r"(?:\bsk-[A-Za-z0-9_\-]{8,}"
+    rf"|\b{_KEY_PREFIXES}[-_](?=[A-Za-z_\-]*[0-9])[A-Za-z0-9_\-]{{8,}}"
+    r"|\bAIza[A-Za-z0-9_\-]{20,}"
+    r"|(?<=Bearer )[A-Za-z0-9_\-.=]{8,})"
+)
+_URL_CREDENTIALS = re.compile(r"(?<=://)[^\s/@:]{1,256}(?::[^\s/@]{0,256})?@")
+"""``https://user:pass@host``: the user info of any URL in a message."""
+_TOKEN_LIKE = re.compile(r"[A-Za-z0-9_\-.=+/]{20,}")
 
 _registry: set[str] = set()
 _registry_lock = threading.Lock()
@@ -53,6 +64,7 @@ def redact(text: str, *secrets: str | None) -> str:
     for value in sorted(values, key=len, reverse=True):  # longest first: a key containing another
         if value in text:
             text = text.replace(value, MASK)
+    text = _URL_CREDENTIALS.sub(MASK + "@", text)
     return _KEY_SHAPES.sub(MASK, text)
 
 
@@ -84,6 +96,31 @@ def redact_url(url: str) -> str:
                 register_secret(value)
         query = urlencode([(k, MASK if k.lower() == "password" else v) for k, v in pairs], safe="*")
     return redact(urlunsplit((parts.scheme, netloc, parts.path, query, parts.fragment)))
+
+
+def looks_like_secret(value: str) -> bool:
+    """True for a value that is probably a key itself (pasted where a variable *name* belongs).
+
+    Environment variable names are short and mostly upper case; keys are long and
+    mix cases and digits or carry a vendor prefix. Errors about such a value must
+    describe it without showing it.
+    """
+    value = value.strip()
+    if _KEY_SHAPES.search(value) or value.startswith(("sk-", "gsk_", "AIza")):
+        return True
+    if len(value) > 64:
+        return True
+    if len(value) >= 20 and _TOKEN_LIKE.fullmatch(value):
+        has_lower = any(c.islower() for c in value)
+        has_upper = any(c.isupper() for c in value)
+        has_digit = any(c.isdigit() for c in value)
+        digits = sum(c.isdigit() for c in value)
+        return has_digit and ((has_lower and has_upper) or not has_upper or digits >= 6)
+    return False
+
+
+def has_url_credentials(text: str) -> bool:
+    return bool(_URL_CREDENTIALS.search(text))
 
 
 def secrets_from_config(config: RouterConfig) -> tuple[str, ...]:
@@ -166,8 +203,10 @@ def install_log_redaction(*logger_names: str) -> None:
 __all__ = [
     "MASK",
     "RedactingFilter",
+    "has_url_credentials",
     "install_log_redaction",
     "known_secrets",
+    "looks_like_secret",
     "redact",
     "redact_url",
     "register_secret",

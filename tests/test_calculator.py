@@ -106,3 +106,31 @@ def test_nesting_limit_is_exact() -> None:
 def test_never_raises_on_random_input(expression: str) -> None:
     result = calculator(expression)
     assert ("result" in result) != ("error" in result)
+
+
+def test_a_flat_sum_of_100_terms_is_not_nesting() -> None:
+    expression = "+".join(str(i) for i in range(1, 101))
+    assert calculator(expression) == {"expression": expression, "result": 5050}
+
+
+def test_a_flat_product_chain_within_the_length_limit_evaluates() -> None:
+    expression = "*".join(["1"] * 240)
+    assert calculator(expression)["result"] == 1
+
+
+def test_right_nesting_without_parentheses_still_counts_as_nesting() -> None:
+    assert "nested too deeply" in calculator("2**" * 70 + "1")["error"]
+
+
+def test_full_width_digits_operators_and_parentheses() -> None:
+    assert calculator("（３６５＊２４）")["result"] == 8760
+    assert calculator("１２＋３×（４－１）")["result"] == 21
+    assert calculator("１０÷４")["result"] == 2.5
+    assert calculator("2−3")["result"] == -1  # U+2212 minus sign
+
+
+def test_full_width_input_is_still_bounded() -> None:
+    assert "too large" in calculator("９＊＊９＊＊９＊＊９")["error"]
+    assert "nested too deeply" in calculator("（" * (MAX_NESTING + 1) + "1" + "）" * (MAX_NESTING + 1))["error"]
+    expanding = "\ufdfa" * 100  # NFKC turns this one character into 18
+    assert "error" in calculator(expanding)

@@ -45,3 +45,43 @@ def test_failed_summary_falls_back_to_extract_and_keeps_facts() -> None:
     summary = memory.history()[0]["content"]
     assert "My name is Ada." in summary
     assert memory.history()[-2:] == [{"role": "user", "content": "last question"}, {"role": "assistant", "content": "last answer"}]
+
+
+def test_one_long_answer_does_not_overflow_later_questions() -> None:
+    from router.conversation import HISTORY_SHARE, estimate_tokens
+
+    window = 4096
+    memory = Conversation()
+    memory.add("Write me a very long essay.", "word " * 50_000)
+    for i in range(3):
+        question = f"follow-up {i}"
+        history = memory.history(question=question, context_window=window)
+        used = sum(estimate_tokens(m["content"]) for m in history) + estimate_tokens(question)
+        assert used <= window * HISTORY_SHARE
+        memory.add(question, f"short answer {i}")
+    history = memory.history(question="next", context_window=window)
+    assert history[-2:] == [{"role": "user", "content": "follow-up 2"}, {"role": "assistant", "content": "short answer 2"}]
+
+
+def test_a_long_answer_is_clipped_in_memory_and_says_so() -> None:
+    memory = Conversation(max_chars=1000)
+    memory.add("q", "x" * 10_000)
+    stored = memory.history()[-1]["content"]
+    assert len(stored) < 1000
+    assert stored.endswith("clipped in the conversation memory]")
+
+
+def test_newest_turns_are_kept_first_when_the_window_is_small() -> None:
+    memory = Conversation(max_chars=100_000, keep_recent_turns=10)
+    for i in range(10):
+        memory.add(f"question {i} " + "a" * 300, f"answer {i} " + "b" * 300)
+    history = memory.history(question="now", context_window=600)
+    assert history and history[-1]["content"].startswith("answer 9")
+    assert all(not m["content"].startswith("question 0") for m in history)
+
+
+def test_cjk_text_is_counted_about_one_token_a_character() -> None:
+    from router.conversation import estimate_tokens
+
+    assert estimate_tokens("天气" * 100) >= 200
+    assert estimate_tokens("a" * 300) <= 110

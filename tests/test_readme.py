@@ -26,3 +26,30 @@ def test_the_first_two_commands_are_what_ci_runs_first() -> None:
     at = runnable.index(commands[0])
     assert runnable[at + 1] == commands[1]  # exactly those two lines, in that order
     assert not any(line.startswith(("pip ", "python ")) for line in runnable[:at] if "venv" not in line and "pip install --quiet --upgrade pip" not in line)
+
+
+def _python_blocks(text: str) -> list[str]:
+    return re.findall(r"```python\n(.*?)```", text, re.S)
+
+
+def test_readme_python_examples_run_offline_from_any_directory(tmp_path: Path) -> None:
+    """Every ```python block, as written, in an empty directory with no keys and ROUTER_PROVIDER=mock."""
+    import os
+    import subprocess
+    import sys
+
+    blocks = _python_blocks((REPO / "README.md").read_text(encoding="utf-8"))
+    assert len(blocks) >= 2
+    env = {
+        "PATH": os.environ.get("PATH", "/usr/bin:/bin"), "PYTHONPATH": str(REPO), "HOME": str(tmp_path),
+        "ROUTER_PROVIDER": "mock", "LITELLM_LOCAL_MODEL_COST_MAP": "True",
+        # no network: the weather tool would fail fast instead of reaching Open-Meteo
+        "ROUTER_GEOCODING_URL": "http://127.0.0.1:9/v1/search", "ROUTER_WEATHER_URL": "http://127.0.0.1:9/v1/forecast",
+    }
+    for index, block in enumerate(blocks):
+        script = tmp_path / f"readme_block_{index}.py"
+        script.write_text(block, encoding="utf-8")
+        result = subprocess.run(
+            [sys.executable, str(script)], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120
+        )
+        assert result.returncode == 0, f"README python block {index} failed:\n{block}\n{result.stderr}"

@@ -16,7 +16,7 @@ from collections.abc import AsyncIterator, Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from router.errors import ScriptExhaustedError
+from router.errors import ScriptExhaustedError, UsageError
 from router.types import NO_OPTIONS, AssistantMessage, ChatResponse, RequestOptions, StreamEvent, ToolCall, Usage
 
 
@@ -129,7 +129,20 @@ class ScriptedLLM(_Recording):
         self, responses: Iterable[ChatResponse | BaseException], *, provider: str = "scripted", model: str = "scripted"
     ) -> None:
         super().__init__(model, provider)
+        if isinstance(responses, str | bytes | ChatResponse) or not isinstance(responses, Iterable):
+            raise UsageError(
+                f"ScriptedLLM takes a list of replies, got {type(responses).__name__}; "
+                "e.g. ScriptedLLM([text_response('hi')])"
+            )
         self._script = list(responses)
+        for index, item in enumerate(self._script):
+            if isinstance(item, ChatResponse | BaseException):
+                continue
+            if isinstance(item, str):
+                hint = f"wrap text in text_response(): ScriptedLLM([text_response({item[:30]!r})])"
+            else:
+                hint = "use text_response(...), tool_call_response(...) or an exception instance"
+            raise UsageError(f"ScriptedLLM script item {index} is a {type(item).__name__}, not a ChatResponse; {hint}")
         self._position = 0
 
     @property

@@ -6,6 +6,13 @@ Small local models are sloppy, so the parser forgives code fences, markdown
 bold, single quotes, a bare value for a one-parameter tool, a missing
 ``Action Input`` and text the model invents after its action, but it never
 turns unreadable arguments into ``{}``.
+
+Replies are untrusted text (a small local model may emit thousands of blank
+lines after an unclosed code fence), so every pattern here is linear: no two
+adjacent quantifiers can match the same characters, and fences are stripped by
+plain string operations. Markers are looked for in the first
+``MAX_PARSE_CHARS`` characters only, and an ``Action Input`` longer than
+``MAX_INPUT_CHARS`` is refused unread; a final answer is never cut.
 """
 
 from __future__ import annotations
@@ -36,6 +43,11 @@ Available tools:
 
 OBSERVATION_PREFIX = "Observation: "
 
+MAX_PARSE_CHARS = 32_000
+"""Markers (``Action:``, ``Final Answer:`` ...) are looked for in this much of a reply (~8k tokens)."""
+MAX_INPUT_CHARS = 16_000
+"""An ``Action Input`` longer than this is refused with an error instead of being parsed."""
+
 FINAL_NOW = (
     "Do not use any more tools. Reply now with 'Final Answer:' followed by your best answer from the "
     "observations so far."
@@ -45,7 +57,7 @@ _MARKER = re.compile(
     r"^[ \t>#*_`]*(thought|action[ \t]*input|action|final[ \t]*answer|observation)[ \t*_`]*[:：](?:[ \t]*(?:\*\*|__))?[ \t]*",
     re.IGNORECASE | re.MULTILINE,
 )
-_FENCE = re.compile(r"^\s*```[\w-]*\s*\n?(.*?)\n?\s*```\s*$", re.DOTALL)
+_LANGUAGE_TAG = re.compile(r"[\w+.-]{0,30}")
 _NAME = re.compile(r"[A-Za-z_][\w.-]*")
 
 
@@ -102,12 +114,22 @@ def observation_message(content: str) -> dict[str, Any]:
     return {"role": "user", "content": OBSERVATION_PREFIX + content}
 
 
-def _unfence(text: str) -> str:
+def _fenced(text: str) -> str | None:
+    """The inside of a text that is one code block (```lang\\n...\\n```), else None. Linear."""
     text = text.strip()
-    match = _FENCE.match(text)
-    if match:
-        return match.group(1).strip()
-    return text.strip("`").strip()
+    if len(text) < 6 or not text.startswith("```") or not text.endswith("```"):
+        return None
+    inner = text[3:-3]
+    first_line, newline, rest = inner.partition("\n")
+    tag = _LANGUAGE_TAG.fullmatch(first_line.strip())
+    if newline and tag is not None:  # a language tag only counts when the code starts on the next line
+        inner = rest
+    return inner.strip()
+
+
+def _unfence(text: str) -> str:
+    inner = _fenced(text)
+    return inner if inner is not None else text.strip().strip("`").strip()
 
 
 def _balanced_object(text: str) -> str | None:
@@ -139,7 +161,7 @@ def _literal(text: str) -> Any:
     """JSON first, then Python literal syntax (single quotes, True/None); raises ValueError."""
     try:
         return json.loads(text)
-    except ValueError:
+    except (ValueError, RecursionError):  # RecursionError: "[[[[..." thousands deep
         pass
     pythonish = re.sub(r"\btrue\b", "True", re.sub(r"\bfalse\b", "False", re.sub(r"\bnull\b", "None", text)))
     try:
@@ -176,6 +198,8 @@ def parse_action_input(raw: str, parameters: Sequence[str] = ()) -> tuple[dict[s
     A bare value (``北京`` or ``"北京"``) is accepted only for a tool with exactly one
     parameter; anything that looks like an object but does not parse is an error.
     """
+    if len(raw) > MAX_INPUT_CHARS:
+        return None, f"Action Input is too long ({len(raw)} characters; max {MAX_INPUT_CHARS})"
     text = _unfence(raw)
     if not text:
         return {}, None
@@ -203,8 +227,9 @@ def parse_action_input(raw: str, parameters: Sequence[str] = ()) -> tuple[dict[s
 
 
 def _sections(text: str) -> list[tuple[str, int, int]]:
-    """(marker, start of its text, end of its text) for every marker line, in order."""
-    found = [(m.group(1).lower().replace(" ", "").replace("\t", ""), m.start(), m.end()) for m in _MARKER.finditer(text)]
+    """(marker, start of its text, end of its text) for every marker line in the first MAX_PARSE_CHARS, in order."""
+    head = text[:MAX_PARSE_CHARS]
+    found = [(m.group(1).lower().replace(" ", "").replace("\t", ""), m.start(), m.end()) for m in _MARKER.finditer(head)]
     sections = []
     for position, (kind, _start, body_start) in enumerate(found):
         body_end = found[position + 1][1] if position + 1 < len(found) else len(text)
@@ -222,8 +247,8 @@ def parse_react(text: str, parameters: Mapping[str, Sequence[str]] | None = None
     for position, (kind, body_start, body_end) in enumerate(sections):
         if kind == "finalanswer":
             body = text[body_start:body_end].strip()
-            fenced = _FENCE.match(body)
-            return ReactFinal(fenced.group(1).strip() if fenced else body)
+            fenced = _fenced(body)
+            return ReactFinal(fenced if fenced is not None else body)
         if kind != "action":
             continue
         line = text[body_start:body_end].strip().splitlines()[0] if text[body_start:body_end].strip() else ""
@@ -255,6 +280,8 @@ def answer_text(text: str) -> str:
 
 __all__ = [
     "FINAL_NOW",
+    "MAX_INPUT_CHARS",
+    "MAX_PARSE_CHARS",
     "OBSERVATION_PREFIX",
     "REACT_INSTRUCTIONS",
     "ReactAction",

@@ -13,10 +13,10 @@ import math
 import operator
 import os
 import time
+import unicodedata
 from collections.abc import Callable
 from datetime import datetime
 from typing import Any
-from urllib.error import HTTPError, URLError
 from urllib.parse import urlencode
 
 from router.tools.registry import Tool, tool
@@ -67,18 +67,21 @@ class _Evaluator:
         self.deadline = deadline
 
     def eval(self, node: ast.AST, depth: int = 0) -> int | float:
+        # Depth counts real nesting (parentheses on the right, unary operators), not the length of
+        # a left-associative chain: 1+2+...+100 is flat, so a left operand stays at the same depth.
+        # The chain itself is bounded by MAX_EXPRESSION_CHARS, far below the recursion limit.
         if time.perf_counter() > self.deadline:
             raise _Refused(f"evaluation took longer than {MAX_EVAL_SECONDS * 1000:.0f} ms")
         if depth > 2 * MAX_NESTING:
             raise _Refused(f"expression nested too deeply (max {MAX_NESTING})")
         if isinstance(node, ast.Expression):
-            return self.eval(node.body, depth + 1)
+            return self.eval(node.body, depth)
         if isinstance(node, ast.Constant) and type(node.value) in (int, float):
             return node.value
         if isinstance(node, ast.UnaryOp) and type(node.op) in _UNARY:
             return _UNARY[type(node.op)](self.eval(node.operand, depth + 1))
         if isinstance(node, ast.BinOp) and type(node.op) in _BINARY:
-            left = self.eval(node.left, depth + 1)
+            left = self.eval(node.left, depth)
             right = self.eval(node.right, depth + 1)
             if isinstance(node.op, ast.Pow):
                 _check_power(left, right)
@@ -102,6 +105,14 @@ def _max_paren_depth(text: str) -> int:
     return deepest
 
 
+_SYMBOLS = str.maketrans({"×": "*", "÷": "/", "^": "**", "−": "-", "–": "-"})
+
+
+def _normalise(expression: str) -> str:
+    """Full-width digits, operators and parentheses (１２３＋（４）) as ASCII; ×, ÷, ^ and − as Python operators."""
+    return unicodedata.normalize("NFKC", expression).translate(_SYMBOLS).strip()
+
+
 def _tidy(value: int | float) -> int | float:
     if isinstance(value, float) and value.is_integer() and abs(value) < 1e15:
         return int(value)
@@ -118,9 +129,11 @@ def calculator(expression: str) -> dict[str, Any]:
     expression = str(expression)
     if len(expression) > MAX_EXPRESSION_CHARS:
         return {"error": f"expression too long ({len(expression)} characters; max {MAX_EXPRESSION_CHARS})"}
-    text = expression.strip().replace("×", "*").replace("÷", "/").replace("^", "**")
+    text = _normalise(expression)
     if not text:
         return {"error": "empty expression"}
+    if len(text) > 2 * MAX_EXPRESSION_CHARS:  # NFKC can expand a character into several
+        return {"error": f"expression too long after normalising ({len(text)} characters)"}
     if _max_paren_depth(text) > MAX_NESTING:
         return {"error": f"expression nested too deeply (max {MAX_NESTING} levels of parentheses)"}
     started = time.perf_counter()
@@ -200,20 +213,91 @@ class _WeatherFailure(Exception):
     pass
 
 
-def _get_json(url: str, params: dict[str, Any], timeout_s: float) -> Any:
-    from urllib.request import Request, urlopen
+MAX_WEATHER_BODY = 2_000_000
 
-    request = Request(f"{url}?{urlencode(params)}", headers={"User-Agent": "router-weather/0.1"})
+
+def _connection(url: str, timeout_s: float) -> tuple[Any, str]:
+    """An http.client connection for ``url`` (through $https_proxy/$http_proxy if set) and the request target."""
+    import http.client
+    from urllib.parse import urlsplit
+    from urllib.request import getproxies, proxy_bypass
+
+    parts = urlsplit(url)
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        raise _WeatherFailure(f"weather service URL is not http(s): {parts.scheme or '?'}://")
+    target = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
+    proxy = getproxies().get(parts.scheme)
+    if proxy and not proxy_bypass(parts.hostname):
+        via = urlsplit(proxy if "://" in proxy else f"http://{proxy}")
+        if parts.scheme == "https":
+            connection: Any = http.client.HTTPSConnection(via.hostname or "", via.port, timeout=timeout_s)
+            connection.set_tunnel(parts.hostname, parts.port)
+            return connection, target
+        return http.client.HTTPConnection(via.hostname or "", via.port, timeout=timeout_s), url
+    kind = http.client.HTTPSConnection if parts.scheme == "https" else http.client.HTTPConnection
+    return kind(parts.hostname, parts.port, timeout=timeout_s), target
+
+
+def _get_json(url: str, params: dict[str, Any], deadline: float) -> Any:
+    """GET ``url`` and decode JSON, all of it (connect, headers, body) before ``deadline`` (monotonic).
+
+    A per-read socket timeout does not bound a server that trickles one byte a
+    second, so a watchdog shuts the socket down at the deadline, which ends any
+    blocked read; the body is read in pieces with the deadline checked in between.
+    """
+    import http.client
+    import socket
+    import threading
+
+    budget = deadline - time.monotonic()
+    if budget <= 0:
+        raise _WeatherFailure("weather service unreachable (no time left in the budget)")
+    separator = "&" if "?" in url else "?"
+    connection, target = _connection(f"{url}{separator}{urlencode(params)}", budget)
+    expired = threading.Event()
+
+    def expire() -> None:
+        expired.set()
+        sock = connection.sock
+        if sock is not None:
+            try:
+                sock.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass
+
+    watchdog = threading.Timer(budget, expire)
+    watchdog.daemon = True
+    watchdog.start()
+    late = _WeatherFailure(f"weather service unreachable (no complete answer within {budget:.3g} s)")
     try:
-        with urlopen(request, timeout=timeout_s) as response:
-            body = response.read(2_000_000)
-    except HTTPError as exc:
-        raise _WeatherFailure(f"weather service answered HTTP {exc.code}") from exc
-    except (URLError, OSError) as exc:  # refused, DNS, timeout (socket.timeout is an OSError)
-        reason = getattr(exc, "reason", exc)
+        connection.request("GET", target, headers={"User-Agent": "router-weather/0.1", "Accept": "application/json"})
+        response = connection.getresponse()
+        if response.status >= 400:
+            raise _WeatherFailure(f"weather service answered HTTP {response.status}")
+        body = bytearray()
+        while len(body) <= MAX_WEATHER_BODY:
+            if time.monotonic() >= deadline or expired.is_set():
+                raise late
+            chunk = response.read1(65536)
+            if not chunk:
+                break
+            body += chunk
+        if len(body) > MAX_WEATHER_BODY:
+            raise _WeatherFailure(f"weather service reply is larger than {MAX_WEATHER_BODY:,} bytes")
+        if expired.is_set():
+            raise late
+    except _WeatherFailure:
+        raise
+    except (OSError, http.client.HTTPException) as exc:  # refused, DNS, reset, shut down by the watchdog
+        if expired.is_set() or isinstance(exc, TimeoutError):
+            raise late from exc
+        reason = getattr(exc, "reason", None) or getattr(exc, "strerror", None) or type(exc).__name__
         raise _WeatherFailure(f"weather service unreachable ({reason})") from exc
+    finally:
+        watchdog.cancel()
+        connection.close()
     try:
-        return json.loads(body)
+        return json.loads(bytes(body))
     except ValueError as exc:
         raise _WeatherFailure("weather service sent a reply that is not JSON") from exc
 
@@ -232,7 +316,8 @@ def fetch_weather(
     """Today's weather for a city from Open-Meteo, or ``{"error": ...}``.
 
     URLs default to ``ROUTER_GEOCODING_URL`` / ``ROUTER_WEATHER_URL`` (read at call
-    time), then to Open-Meteo; both HTTP requests together are bounded by ``timeout_s``.
+    time), then to Open-Meteo; both HTTP requests together, bodies included, end
+    within ``timeout_s`` (a hard deadline, also against a server trickling bytes).
     """
     city = str(city).strip()
     if not city:
@@ -240,9 +325,9 @@ def fetch_weather(
     geocoding_url = geocoding_url or os.environ.get("ROUTER_GEOCODING_URL") or GEOCODING_URL
     weather_url = weather_url or os.environ.get("ROUTER_WEATHER_URL") or WEATHER_URL
     budget = timeout_s if timeout_s is not None else WEATHER_TIMEOUT_S
-    deadline = time.monotonic() + budget  # one budget for both requests, so a dead network costs <= budget
+    deadline = time.monotonic() + budget  # one deadline for both requests, bodies included
     try:
-        places = _get_json(geocoding_url, {"name": city, "count": 1, "language": "zh", "format": "json"}, budget)
+        places = _get_json(geocoding_url, {"name": city, "count": 1, "language": "zh", "format": "json"}, deadline)
         place = _first(places.get("results") if isinstance(places, dict) else None)
         if not isinstance(place, dict) or "latitude" not in place or "longitude" not in place:
             return {"error": f"city not found: {city}"}
@@ -257,7 +342,7 @@ def fetch_weather(
                 "timezone": "auto",
                 "forecast_days": 1,
             },
-            max(0.05, deadline - time.monotonic()),
+            deadline,
         )
     except _WeatherFailure as exc:
         return {"error": str(exc), "city": city}

@@ -6,6 +6,13 @@ model are validated with a pydantic model built from the same signature before
 the function runs; what was wrong goes back to the model as text.
 
 pydantic is imported lazily (first validation), so defining tools stays cheap.
+
+``async def`` tools are marked ``is_async``: an async loop awaits ``Tool.afn``,
+while ``Tool.fn`` (what a worker thread calls) runs the coroutine to completion
+in that thread, so a coroutine object is never mistaken for a result. Generator
+functions are refused at decoration time: a generator's repr is not an answer.
+Errors a tool reports or raises are redacted like provider errors before they
+reach a model, a record or a log (``describe_tool_error``).
 """
 
 from __future__ import annotations
@@ -22,6 +29,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import Any, Literal
 
 from router.errors import ToolArgumentsError, ToolDefinitionError
+from router.redaction import redact, scrub_exception
 
 _NAME = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 _SECTION = re.compile(
@@ -56,8 +64,14 @@ def result_error(value: Any) -> str | None:
     read); this convention lets the loop still mark such a call as failed.
     """
     if isinstance(value, Mapping) and value.get("error"):
-        return str(value["error"])
+        return redact(str(value["error"]))
     return None
+
+
+def describe_tool_error(exc: BaseException) -> str:
+    """``"Type: message"`` for an exception a tool raised, with secrets masked (one line)."""
+    message = " ".join(str(exc).split())
+    return redact(f"{type(exc).__name__}: {message}" if message else type(exc).__name__)
 
 
 # --- docstrings ---------------------------------------------------------------------------
@@ -178,10 +192,23 @@ class Tool:
     ) -> None:
         if not callable(fn):
             raise ToolDefinitionError(f"@tool needs a callable, got {fn!r}")
-        self.fn = fn
         self.name = name or getattr(fn, "__name__", "")
         if not _NAME.match(self.name):
             raise ToolDefinitionError(f"tool name {self.name!r} must match [A-Za-z0-9_-]{{1,64}}")
+        target = inspect.unwrap(fn)
+        if inspect.isgeneratorfunction(target) or inspect.isasyncgenfunction(target):
+            raise ToolDefinitionError(
+                f"tool {self.name!r} is a generator function: a tool must return its result (collect the items "
+                "into a list and return it)"
+            )
+        self.is_async = inspect.iscoroutinefunction(target) or inspect.iscoroutinefunction(
+            getattr(fn, "__call__", None)  # noqa: B004 - an object with an async __call__
+        )
+        self._original = fn
+        self.afn: Callable[..., Any] | None = fn if self.is_async else None
+        """The coroutine function of an ``async def`` tool (None otherwise): what an async loop awaits."""
+        self.fn: Callable[..., Any] = self._sync_entry(fn)
+        """A plain callable that returns the result; raises with secrets masked in the message."""
         if timeout_s is not None and timeout_s <= 0:
             raise ToolDefinitionError(f"tool {self.name!r}: timeout_s must be > 0")
         self.background = background
@@ -216,6 +243,22 @@ class Tool:
         self._model: Any = None
         functools.update_wrapper(self, fn)  # type: ignore[arg-type]
 
+    def _sync_entry(self, fn: Callable[..., Any]) -> Callable[..., Any]:
+        is_async = self.is_async
+
+        def run(*args: Any, **kwargs: Any) -> Any:
+            try:
+                if is_async:  # in a worker thread there is no running loop: run it to completion here
+                    import asyncio  # only for async tools: defining tools stays cheap
+
+                    return asyncio.run(fn(*args, **kwargs))
+                return fn(*args, **kwargs)
+            except Exception as exc:
+                scrub_exception(exc)
+                raise
+
+        return run
+
     def _read_signature(self, fn: Callable[..., Any]) -> list[tuple[str, Any, Any]]:
         try:
             signature = inspect.signature(fn)
@@ -247,10 +290,12 @@ class Tool:
         return [pname for pname, _, default in self._params if default is inspect.Parameter.empty]
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        return self.fn(*args, **kwargs)
+        """The function itself, unchanged (an async tool called directly returns its coroutine)."""
+        return self._original(*args, **kwargs)
 
     def __repr__(self) -> str:
         flags = ", background=True" if self.background else ""
+        flags += ", async" if self.is_async else ""
         return f"Tool({self.name!r}{flags})"
 
     def _arguments_model(self) -> Any:
@@ -283,8 +328,21 @@ class Tool:
         return {pname: getattr(model, f"p{index}") for index, (pname, _, _) in enumerate(self._params)}
 
     def invoke(self, arguments: Mapping[str, Any]) -> Any:
-        """Validate then call: what the loop does with a model's arguments."""
+        """Validate then call: what the loop does with a model's arguments (async tools run to completion)."""
         return self.fn(**self.validate(arguments))
+
+    async def ainvoke(self, arguments: Mapping[str, Any]) -> Any:
+        """Validate then call from an event loop: async tools are awaited, sync ones run in a thread."""
+        import asyncio
+
+        kwargs = self.validate(arguments)
+        try:
+            if self.afn is not None:
+                return await self.afn(**kwargs)
+            return await asyncio.to_thread(self.fn, **kwargs)
+        except Exception as exc:
+            scrub_exception(exc)
+            raise
 
 
 def tool(
@@ -351,4 +409,4 @@ class ToolRegistry:
         return f"ToolRegistry({self.names()!r})"
 
 
-__all__ = ["Tool", "ToolRegistry", "parse_docstring", "result_error", "result_to_text", "tool"]
+__all__ = ["Tool", "ToolRegistry", "describe_tool_error", "parse_docstring", "result_error", "result_to_text", "tool"]

@@ -1,0 +1,171 @@
+"""Hostile input against the parsers that read untrusted text, all measured in one run.
+
+Three readers see text nobody vetted: the text-ReAct parser (model replies), the
+providers.yaml loader (a config in the working directory is loaded
+automatically) and the calculator (expressions written by a model). For each,
+a normal input is the baseline; every hostile input is timed (worst of
+``--repeats`` runs) and its peak Python memory taken with tracemalloc. Prints
+every figure, the worst time and peak memory over all hostile inputs, and their
+ratio to the slowest baseline, and the process's peak RSS (which also covers
+memory tracemalloc cannot see, such as libyaml's). Targets (asserted here, never in unit tests):
+worst hostile input <= 0.5 s and <= 64 MB peak. Exit status 1 when missed.
+
+    python bench/hostile_inputs.py [--repeats 3]
+"""
+
+from __future__ import annotations
+
+import argparse
+import resource
+import sys
+import time
+import tracemalloc
+from collections.abc import Callable
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+
+from router.config import MAX_CONFIG_BYTES, MAX_NODES, parse_config  # noqa: E402
+from router.errors import ConfigError  # noqa: E402
+from router.loop.text_react import parse_react  # noqa: E402
+from router.tools.builtin import calculator  # noqa: E402
+
+TIME_TARGET_S = 0.5
+MEMORY_TARGET_MB = 64.0
+PARAMS = {"calculator": ["expression"], "get_weather": ["city"]}
+
+
+def _laughs(levels: int) -> str:
+    lines = ['a0: &a0 ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]']
+    for level in range(1, levels):
+        refs = ",".join([f"*a{level - 1}"] * 9)
+        lines.append(f"a{level}: &a{level} [{refs}]")
+    return "\n".join(lines) + "\n"
+
+
+def _many_keys(count: int) -> str:
+    body = "".join(f"  k{i}: {i}\n" for i in range(count))
+    return "default: x\nproviders:\n" + body
+
+
+def parser_inputs() -> dict[str, str]:
+    return {
+        "unclosed fence + 20k spaces": "Action: calculator\nAction Input: ```" + " " * 20_000 + "1+1",
+        "unclosed fence + 20k newlines": "Action: calculator\nAction Input: ```json\n" + "\n" * 20_000 + "x",
+        "final answer fence + 50k spaces": "Final Answer: ```" + " " * 50_000 + "8760",
+        "1 MB of markers": "Thought: x\n" * 90_000,
+        "1 MB of backticks": "`" * 1_000_000,
+        "deep braces": "Action: calculator\nAction Input: " + "{" * 15_000 + "}" * 15_000,
+        "deep brackets": "Action: calculator\nAction Input: " + "[" * 15_000,
+        "pairs without end": "Action: get_weather\nAction Input: " + "city=" * 3_000,
+        "stars and colons": "*" * 30_000 + ":" + "_" * 30_000,
+    }
+
+
+def yaml_inputs() -> dict[str, str]:
+    return {
+        "billion laughs (409 B style)": _laughs(9),
+        "recursive anchor": "default: &x [*x]\n",
+        "complex key": "? [x, y]\n: 1\n",
+        "1 MB flow nesting": "[" * (MAX_CONFIG_BYTES // 2 - 10) + "]" * (MAX_CONFIG_BYTES // 2 - 10),
+        "1 MB of keys": _many_keys(MAX_CONFIG_BYTES // 18),
+        "just under the value cap": _many_keys(MAX_NODES // 2 - 10),
+        "1 MB string as default": "default: " + "a" * (MAX_CONFIG_BYTES - 100) + "\nproviders: {m: {client: mock, models: [{id: x}]}}\n",
+        "5,000-digit int": "default: " + "9" * 5_000 + "\n",
+        "just over 1 MB": "#" * (MAX_CONFIG_BYTES + 1),
+        ".inf timeouts": (REPO / "providers.yaml").read_text(encoding="utf-8").replace("timeout_s: 60", "timeout_s: .inf"),
+    }
+
+
+def calculator_inputs() -> dict[str, str]:
+    return {
+        "tower": "9**9**9**9",
+        "huge power": "10**100000",
+        "1000 parentheses": "(" * 1000 + "1" + ")" * 1000,
+        "100 kB sum": "1+" * 50_000 + "1",
+        "unary chain": "-" * 499 + "1",
+        "flat sum at length limit": "+".join(["9"] * 250),
+        "full-width expanding": "\ufdfa" * 400,
+        "shift": "1 << 1000000",
+    }
+
+
+def _load_yaml(text: str) -> None:
+    try:
+        parse_config(text, "bench.yaml")
+    except ConfigError:
+        pass
+
+
+def measure(fn: Callable[[], object], repeats: int) -> tuple[float, float]:
+    """(worst seconds over ``repeats`` runs, peak MB of one traced run)."""
+    worst = 0.0
+    for _ in range(repeats):
+        started = time.perf_counter()
+        fn()
+        worst = max(worst, time.perf_counter() - started)
+    tracemalloc.start()
+    try:
+        fn()
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    return worst, peak / 1e6
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--repeats", type=int, default=3)
+    args = parser.parse_args()
+
+    normal_config = (REPO / "providers.yaml").read_text(encoding="utf-8")
+    baselines: dict[str, Callable[[], object]] = {
+        "parser: normal action": lambda: parse_react(
+            'Thought: I need the calculator.\nAction: calculator\nAction Input: {"expression": "365*24"}', PARAMS
+        ),
+        "yaml: shipped providers.yaml": lambda: parse_config(normal_config, "providers.yaml"),
+        "calculator: 365*24": lambda: calculator("365*24"),
+    }
+    hostile: dict[str, Callable[[], object]] = {}
+    for name, text in parser_inputs().items():
+        hostile[f"parser: {name}"] = lambda text=text: parse_react(text, PARAMS)
+    for name, text in yaml_inputs().items():
+        hostile[f"yaml: {name}"] = lambda text=text: _load_yaml(text)
+    for name, text in calculator_inputs().items():
+        hostile[f"calculator: {name}"] = lambda text=text: calculator(text)
+
+    print(f"python {sys.version.split()[0]}, worst of {args.repeats} runs each, peak memory by tracemalloc")
+    base_time = base_memory = 0.0
+    for name, fn in baselines.items():
+        seconds, megabytes = measure(fn, args.repeats)
+        base_time, base_memory = max(base_time, seconds), max(base_memory, megabytes)
+        print(f"baseline  {name:44s} {seconds * 1000:9.3f} ms {megabytes:8.3f} MB")
+    worst_time = worst_memory = 0.0
+    worst_time_name = worst_memory_name = ""
+    for name, fn in hostile.items():
+        seconds, megabytes = measure(fn, args.repeats)
+        if seconds > worst_time:
+            worst_time, worst_time_name = seconds, name
+        if megabytes > worst_memory:
+            worst_memory, worst_memory_name = megabytes, name
+        print(f"hostile   {name:44s} {seconds * 1000:9.3f} ms {megabytes:8.3f} MB")
+    time_ok = worst_time <= TIME_TARGET_S
+    memory_ok = worst_memory <= MEMORY_TARGET_MB
+    print(
+        f"worst time:   {worst_time * 1000:.1f} ms ({worst_time_name}); slowest baseline {base_time * 1000:.3f} ms; "
+        f"ratio {worst_time / max(base_time, 1e-9):.0f}x; target <= {TIME_TARGET_S * 1000:.0f} ms "
+        f"{'OK' if time_ok else 'MISSED'}"
+    )
+    print(
+        f"peak memory:  {worst_memory:.1f} MB ({worst_memory_name}); largest baseline {base_memory:.3f} MB; "
+        f"ratio {worst_memory / max(base_memory, 1e-9):.0f}x; target <= {MEMORY_TARGET_MB:.0f} MB "
+        f"{'OK' if memory_ok else 'MISSED'}"
+    )
+    rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # kB on Linux
+    print(f"process peak RSS over the whole run (C parser included): {rss:.0f} MB")
+    return 0 if time_ok and memory_ok else 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
