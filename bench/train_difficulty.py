@@ -37,6 +37,8 @@ from router.routing.difficulty_features import FEATURE_NAMES, features  # noqa: 
 WEAK = "mistralai/Mixtral-8x7B-Instruct-v0.1"
 STRONG = "gpt-4-1106-preview"
 OUTPUT = REPO / "router" / "routing" / "difficulty_model.json"
+HOLDOUT_FIXTURE = REPO / "tests" / "data" / "difficulty_holdout.jsonl"
+HOLDOUT_FIXTURE_SIZE = 1500
 HOLDOUT_PERCENT = 20
 RIDGE = 3.0
 CALIBRATION_POINTS = 1001
@@ -377,6 +379,17 @@ def main() -> None:
     if not args.no_write:
         OUTPUT.write_text(json.dumps(model, separators=(",", ":")) + "\n", encoding="utf-8")
         print(f"wrote {OUTPUT.relative_to(REPO)} ({OUTPUT.stat().st_size / 1024:.0f} KiB)")
+        write_holdout_fixture(hold_items)
+
+
+def write_holdout_fixture(hold_items: Sequence[Item]) -> None:
+    """A deterministic sample of the holdout for the tests (RouteLLM's tables are Apache-2.0)."""
+    sample = sorted(hold_items, key=lambda i: prompt_hash(i.prompt))[:HOLDOUT_FIXTURE_SIZE]
+    with HOLDOUT_FIXTURE.open("w", encoding="utf-8") as handle:
+        for i in sample:
+            record = {"prompt": i.prompt, "dataset": i.dataset, "subject": i.subject, "weak": i.weak, "strong": i.strong}
+            handle.write(json.dumps(record, ensure_ascii=False) + "\n")
+    print(f"wrote {HOLDOUT_FIXTURE.relative_to(REPO)} ({len(sample)} holdout questions)")
 
 
 if __name__ == "__main__":
