@@ -24,6 +24,7 @@ _EXPORTS: dict[str, str] = {
     # routing and modes
     "Route": "routing.names",
     "route_model": "routing.names",
+    "difficulty": "routing.difficulty",
     "auto_select": "modes.select",
     "select_mode": "modes.select",
     "ModeChoice": "modes.select",
@@ -134,6 +135,7 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs only
     from router.loop.tool_runner import LoopEvent
     from router.modes.run import run_mode
     from router.modes.select import ModeChoice, auto_select, select_mode
+    from router.routing.difficulty import difficulty
     from router.routing.names import Route, route_model
     from router.tools.registry import Tool, ToolRegistry, tool
     from router.types import (

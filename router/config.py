@@ -277,6 +277,38 @@ class ModeSettings(_Strict):
     few_shot_examples: list[FewShotExample] = Field(default_factory=list)
 
 
+class RoutingSettings(_Strict):
+    """Automatic model choice: tiers of ``provider/model`` and how many questions go up a tier.
+
+    ``strategy: fixed`` keeps the old behaviour (the asked-for provider, else ``default``);
+    ``auto`` lets the difficulty score pick a tier. Give ``strong_share`` (the share of
+    questions sent to the strong tier, turned into a threshold by calibration) or an
+    explicit ``threshold`` on the score, not both; neither means the default share."""
+
+    strategy: Literal["fixed", "auto"] = "fixed"
+    strong_share: float | None = Field(default=None, ge=0, le=1)
+    threshold: float | None = Field(default=None, ge=0, le=1)
+    tiers: dict[str, list[str]] = Field(default_factory=dict)
+
+    @field_validator("tiers")
+    @classmethod
+    def _check_tiers(cls, value: dict[str, list[str]]) -> dict[str, list[str]]:
+        for name, entries in value.items():
+            if not entries:
+                raise ValueError(f"tier {name!r} is empty (list provider/model entries)")
+        return value
+
+    @model_validator(mode="after")
+    def _one_knob(self) -> RoutingSettings:
+        if self.strong_share is not None and self.threshold is not None:
+            raise ValueError("give strong_share or threshold, not both")
+        return self
+
+    def tier(self, name: str) -> list[tuple[str, str]]:
+        """The (provider, model id) pairs of a tier, in order; empty when the tier is not defined."""
+        return [(p, m) for p, _, m in (entry.partition("/") for entry in self.tiers.get(name, []))]
+
+
 class RouterConfig(_Strict):
     default: str
     fallbacks: list[str] = Field(default_factory=list)
@@ -287,6 +319,7 @@ class RouterConfig(_Strict):
     breaker: BreakerSettings = Field(default_factory=BreakerSettings)
     budget_usd_per_day: float | None = Field(default=None, gt=0, le=1e6, allow_inf_nan=False)
     """Spend limit of this Router per UTC day; None means no limit."""
+    routing: RoutingSettings = Field(default_factory=RoutingSettings)
     providers: dict[str, ProviderConfig] = Field(min_length=1)
     source: str = Field(default="<memory>", exclude=True)
     """Where the config was read from (set by load_config, not by YAML)."""
@@ -424,6 +457,7 @@ def _cross_checks(config: RouterConfig, lines: dict[tuple[Any, ...], int], file:
                 loc = ("providers", pname, "aliases", i - 1) if i else ("providers", pname)
                 fail(f"providers.{pname}.aliases: {alias!r} is already an alias of provider {owner[key]!r}", loc)
             owner[key] = pname
+    _check_tiers(config, fail)
     return _provider_names(config, fail)
 
 
@@ -475,6 +509,31 @@ def _check_events(text: str, file: str) -> None:
                 depth -= 1
     finally:
         loader.dispose()
+
+
+def _check_tiers(config: RouterConfig, fail: Callable[[str, tuple[Any, ...]], None]) -> None:
+    """Every tier entry names a defined provider and a model that provider lists."""
+    routing = config.routing
+    for tier_name, entries in routing.tiers.items():
+        for i, entry in enumerate(entries):
+            pname, _, model_id = entry.partition("/")
+            where = f"routing.tiers.{tier_name}[{i}]"
+            loc = ("routing", "tiers", tier_name, i)
+            if not pname.strip() or not model_id.strip():
+                fail(f"{where}: {entry!r} is not provider/model", loc)
+            provider = config.providers.get(pname)
+            if provider is None:
+                close = difflib.get_close_matches(pname, list(config.providers), n=1)
+                hint = f" (did you mean {close[0]}?)" if close else f" (defined: {', '.join(config.providers)})"
+                fail(f"{where}: provider {pname!r} is not defined{hint}", loc)
+                continue
+            listed = [m.id for m in provider.models]
+            if model_id.lower() not in (m.lower() for m in listed):
+                fail(f"{where}: provider {pname!r} lists no model {model_id!r} (listed: {', '.join(listed)})", loc)
+    if routing.strategy == "auto":
+        missing = [t for t in ("fast", "strong") if t not in routing.tiers]
+        if missing:
+            fail(f"routing.strategy: auto needs the tiers fast and strong (missing: {', '.join(missing)})", ("routing", "strategy"))
 
 
 def parse_config(text: str, file: str = "<string>") -> RouterConfig:
@@ -601,6 +660,7 @@ __all__ = [
     "RateLimits",
     "RetrySettings",
     "RouterConfig",
+    "RoutingSettings",
     "StateSettings",
     "config_path",
     "load_config",

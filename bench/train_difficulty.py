@@ -1,0 +1,396 @@
+"""Train the shipped difficulty parameters from RouteLLM's GSM8K and MMLU tables.
+
+    python bench/train_difficulty.py                 # cross-validated figures, then write the JSON
+    python bench/train_difficulty.py --no-write      # figures only
+    python bench/train_difficulty.py --data DIR      # another copy of the tables
+
+The score is a ridge regression on the features of ``router.routing.difficulty_features``
+(pure Python: normal equations, so every cross-validation fold is the total statistics
+minus the fold's), squashed to [0, 1] by a one-dimensional logistic fit to "the strong
+model is right and the weak one wrong". Contaminated prompts are dropped, as RouteLLM does.
+
+A fixed hash split keeps about 20% of the questions out of everything the shipped
+file is fitted or calibrated on (the *holdout*); the calibration sample is the
+shipped model's scores on the questions it was fitted on. The holdout rule is
+recorded in the JSON so tests and ``bench/eval_routing.py`` can check calibration
+and quality on questions the parameters never saw. Every figure printed here is
+out-of-fold: no score is ever reported on a question its model was trained on.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import hashlib
+import json
+import math
+import sys
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO))
+
+from router.routing.difficulty_features import FEATURE_NAMES, features  # noqa: E402
+
+WEAK = "mistralai/Mixtral-8x7B-Instruct-v0.1"
+STRONG = "gpt-4-1106-preview"
+OUTPUT = REPO / "router" / "routing" / "difficulty_model.json"
+HOLDOUT_FIXTURE = REPO / "tests" / "data" / "difficulty_holdout.jsonl"
+HOLDOUT_FIXTURE_SIZE = 1500
+HOLDOUT_PERCENT = 20
+RIDGE = 3.0
+CALIBRATION_POINTS = 1001
+
+
+def default_data_dir() -> Path:
+    for candidate in (REPO.parent / "shared" / "datasets" / "routellm", Path("/work/shared/datasets/routellm")):
+        if candidate.is_dir():
+            return candidate
+    return REPO.parent / "shared" / "datasets" / "routellm"
+
+
+@dataclass(frozen=True)
+class Item:
+    prompt: str
+    dataset: str
+    subject: str
+    weak: float
+    strong: float
+
+
+def prompt_hash(prompt: str) -> str:
+    return hashlib.sha1(prompt.encode("utf-8")).hexdigest()
+
+
+def in_holdout(prompt: str) -> bool:
+    """The split rule recorded in the JSON: the first 8 hex digits of SHA-1, modulo 100."""
+    return int(prompt_hash(prompt)[:8], 16) % 100 < HOLDOUT_PERCENT
+
+
+def _truth(value: str) -> float:
+    text = value.strip().lower()
+    if text in ("true", "1", "yes"):
+        return 1.0
+    if text in ("false", "0", "no", ""):
+        return 0.0
+    return float(text)
+
+
+def _contaminated(path: Path) -> set[str]:
+    if not path.is_file():
+        return set()
+    with path.open(encoding="utf-8") as handle:
+        return {json.loads(line)["eval_prompt"] for line in handle if line.strip()}
+
+
+def _read_table(path: Path, dataset: str, subject: str, drop: set[str], weak: str, strong: str) -> list[Item]:
+    csv.field_size_limit(10_000_000)
+    with path.open(encoding="utf-8", newline="") as handle:
+        return [
+            Item(row["prompt"], dataset, subject, _truth(row[weak]), _truth(row[strong]))
+            for row in csv.DictReader(handle)
+            if row["prompt"] not in drop
+        ]
+
+
+def load_tables(data: Path, weak: str = WEAK, strong: str = STRONG) -> dict[str, list[Item]]:
+    """Decontaminated items by dataset: ``gsm8k`` and ``mmlu`` (subject = file name)."""
+    tables: dict[str, list[Item]] = {}
+    gsm = data / "gsm8k_responses.csv"
+    if gsm.is_file():
+        tables["gsm8k"] = _read_table(gsm, "gsm8k", "gsm8k", _contaminated(data / "gsm8k_contaminated_prompts.jsonl"), weak, strong)
+    mmlu_files = sorted((data / "mmlu").glob("mmlu_*.csv"))
+    if mmlu_files:
+        drop = _contaminated(data / "mmlu_contaminated_prompts.jsonl")
+        tables["mmlu"] = [
+            item
+            for f in mmlu_files
+            for item in _read_table(f, "mmlu", f.stem.removeprefix("mmlu_"), drop, weak, strong)
+        ]
+    for other in sorted(data.glob("*.csv")):
+        if other.name != "gsm8k_responses.csv":
+            tables[other.stem] = _read_table(other, other.stem, other.stem, set(), weak, strong)
+    return tables
+
+
+# --- metrics (shared with bench/eval_routing.py) -----------------------------------------
+
+
+def pgr_curve(scores: Sequence[float], items: Sequence[Item]) -> list[float]:
+    """PGR at every strong-call count k = 0..n, routing the k highest scores up.
+
+    Ties are broken by prompt hash, so the curve is deterministic."""
+    n = len(items)
+    weak_q = sum(i.weak for i in items) / n
+    strong_q = sum(i.strong for i in items) / n
+    gap = strong_q - weak_q
+    order = sorted(range(n), key=lambda j: (-scores[j], prompt_hash(items[j].prompt)))
+    curve = [0.0]
+    gain = 0.0
+    for j in order:
+        gain += items[j].strong - items[j].weak
+        curve.append((gain / n) / gap if gap else 0.0)
+    return curve
+
+
+def apgr(curve: Sequence[float]) -> float:
+    return sum(curve) / len(curve)
+
+
+def cpt(curve: Sequence[float], target: float) -> float:
+    """Smallest strong-call fraction whose PGR reaches ``target``."""
+    n = len(curve) - 1
+    return next((k / n for k, value in enumerate(curve) if value >= target), 1.0)
+
+
+# --- fitting -------------------------------------------------------------------------------
+
+
+def label_weak_wrong(item: Item) -> float:
+    return 1.0 - item.weak
+
+
+def label_strong_better(item: Item) -> float:
+    return 1.0 if item.strong > item.weak else 0.0
+
+
+def label_gain(item: Item) -> float:
+    return item.strong - item.weak
+
+
+LABELS: dict[str, Callable[[Item], float]] = {
+    "weak_wrong": label_weak_wrong,
+    "strong_better": label_strong_better,
+    "gain": label_gain,
+}
+
+
+@dataclass(frozen=True)
+class Stats:
+    """Sufficient statistics of a weighted ridge regression on standardised features (+ intercept)."""
+
+    xtx: list[list[float]]
+    xty: list[float]
+
+    def __sub__(self, other: Stats) -> Stats:
+        return Stats(
+            [[a - b for a, b in zip(ra, rb, strict=True)] for ra, rb in zip(self.xtx, other.xtx, strict=True)],
+            [a - b for a, b in zip(self.xty, other.xty, strict=True)],
+        )
+
+
+def standardiser(rows: Sequence[Sequence[float]]) -> tuple[list[float], list[float]]:
+    n = len(rows)
+    dims = len(rows[0])
+    mean = [sum(r[d] for r in rows) / n for d in range(dims)]
+    scale = [math.sqrt(sum((r[d] - mean[d]) ** 2 for r in rows) / n) or 1.0 for d in range(dims)]
+    return mean, scale
+
+
+def design(rows: Sequence[Sequence[float]], mean: Sequence[float], scale: Sequence[float]) -> list[list[float]]:
+    return [[1.0, *((v - m) / s for v, m, s in zip(r, mean, scale, strict=True))] for r in rows]
+
+
+def stats(x: Sequence[Sequence[float]], y: Sequence[float], w: Sequence[float]) -> Stats:
+    dims = len(x[0])
+    xtx = [[0.0] * dims for _ in range(dims)]
+    xty = [0.0] * dims
+    for row, target, weight in zip(x, y, w, strict=True):
+        nz = [(i, v * weight) for i, v in enumerate(row) if v]
+        for i, wv in nz:
+            xty[i] += wv * target
+            out = xtx[i]
+            for j, v in enumerate(row):
+                if v:
+                    out[j] += wv * v
+    return Stats(xtx, xty)
+
+
+def solve(s: Stats, ridge: float) -> list[float]:
+    """Weights (intercept first) from the normal equations, by Gauss-Jordan elimination."""
+    dims = len(s.xty)
+    a = [[*row, s.xty[i]] for i, row in enumerate(s.xtx)]
+    for i in range(1, dims):
+        a[i][i] += ridge
+    for col in range(dims):
+        pivot = max(range(col, dims), key=lambda r: abs(a[r][col]))
+        a[col], a[pivot] = a[pivot], a[col]
+        p = a[col][col] or 1e-12
+        a[col] = [v / p for v in a[col]]
+        for r in range(dims):
+            if r != col and a[r][col]:
+                f = a[r][col]
+                a[r] = [v - f * c for v, c in zip(a[r], a[col], strict=True)]
+    return [a[i][dims] for i in range(dims)]
+
+
+def predict(weights: Sequence[float], x: Sequence[Sequence[float]]) -> list[float]:
+    return [sum(w * v for w, v in zip(weights, row, strict=True)) for row in x]
+
+
+def platt(raw: Sequence[float], y: Sequence[float], steps: int = 200) -> tuple[float, float]:
+    """One-dimensional logistic fit p = sigmoid(a + b * raw), by Newton's method."""
+    a, b = 0.0, 1.0
+    for _ in range(steps):
+        ga = gb = haa = hab = hbb = 0.0
+        for r, t in zip(raw, y, strict=True):
+            p = 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, a + b * r))))
+            e = p - t
+            v = p * (1.0 - p)
+            ga += e
+            gb += e * r
+            haa += v
+            hab += v * r
+            hbb += v * r * r
+        det = haa * hbb - hab * hab
+        if abs(det) < 1e-12:
+            break
+        da = (hbb * ga - hab * gb) / det
+        db = (haa * gb - hab * ga) / det
+        a, b = a - da, b - db
+        if abs(da) + abs(db) < 1e-9:
+            break
+    return a, b
+
+
+def sample_weights(items: Sequence[Item], balance: bool) -> list[float]:
+    """With ``balance``, each dataset weighs the same in total (MMLU would otherwise drown GSM8K)."""
+    if not balance:
+        return [1.0] * len(items)
+    sizes: dict[str, int] = {}
+    for item in items:
+        sizes[item.dataset] = sizes.get(item.dataset, 0) + 1
+    mean_size = len(items) / len(sizes)
+    return [mean_size / sizes[i.dataset] for i in items]
+
+
+@dataclass
+class Setup:
+    label: str = "gain"
+    ridge: float = RIDGE
+    balance: bool = True
+
+
+def out_of_fold(items: Sequence[Item], x: list[list[float]], groups: Sequence[str], setup: Setup) -> list[float]:
+    """Raw scores where each item is scored by a model fitted without its group."""
+    y = [LABELS[setup.label](i) for i in items]
+    w = sample_weights(items, setup.balance)
+    total = stats(x, y, w)
+    by_group: dict[str, list[int]] = {}
+    for j, g in enumerate(groups):
+        by_group.setdefault(g, []).append(j)
+    scores = [0.0] * len(items)
+    for members in by_group.values():
+        held = stats([x[j] for j in members], [y[j] for j in members], [w[j] for j in members])
+        weights = solve(total - held, setup.ridge)
+        for j, s in zip(members, predict(weights, [x[j] for j in members]), strict=True):
+            scores[j] = s
+    return scores
+
+
+def kfold_groups(items: Sequence[Item], k: int) -> list[str]:
+    return [f"fold{int(prompt_hash(i.prompt)[8:16], 16) % k}" for i in items]
+
+
+def subject_groups(items: Sequence[Item], k: int) -> list[str]:
+    """MMLU: one group per subject; other datasets: k folds."""
+    return [i.subject if i.dataset == "mmlu" else f"fold{int(prompt_hash(i.prompt)[8:16], 16) % k}" for i in items]
+
+
+def report(title: str, items: Sequence[Item], scores: Sequence[float]) -> dict[str, dict[str, float]]:
+    out: dict[str, dict[str, float]] = {}
+    for dataset in sorted({i.dataset for i in items}):
+        idx = [j for j, i in enumerate(items) if i.dataset == dataset]
+        curve = pgr_curve([scores[j] for j in idx], [items[j] for j in idx])
+        out[dataset] = {"n": len(idx), "apgr": apgr(curve), "cpt50": cpt(curve, 0.5), "cpt80": cpt(curve, 0.8)}
+        print(
+            f"  {title:<28} {dataset:<8} n={len(idx):>5}  APGR {out[dataset]['apgr']:.3f}  "
+            f"CPT(50%) {out[dataset]['cpt50']:.3f}  CPT(80%) {out[dataset]['cpt80']:.3f}"
+        )
+    return out
+
+
+def featurise(items: Sequence[Item]) -> list[list[float]]:
+    return [features(i.prompt) for i in items]
+
+
+def fit_shipped(items: Sequence[Item], rows: list[list[float]], setup: Setup) -> dict[str, object]:
+    mean, scale = standardiser(rows)
+    x = design(rows, mean, scale)
+    y = [LABELS[setup.label](i) for i in items]
+    weights = solve(stats(x, y, sample_weights(items, setup.balance)), setup.ridge)
+    raw = predict(weights, x)
+    a, b = platt(raw, [label_strong_better(i) for i in items])
+    scores = sorted(1.0 / (1.0 + math.exp(-(a + b * r))) for r in raw)
+    quantiles = [scores[round(q * (len(scores) - 1) / (CALIBRATION_POINTS - 1))] for q in range(CALIBRATION_POINTS)]
+    return {
+        "version": 1,
+        "about": "router.difficulty parameters; written by bench/train_difficulty.py",
+        "features": list(FEATURE_NAMES),
+        "mean": [round(v, 6) for v in mean],
+        "scale": [round(v, 6) for v in scale],
+        "bias": round(weights[0], 6),
+        "weights": [round(v, 6) for v in weights[1:]],
+        "squash": [round(a, 6), round(b, 6)],
+        "calibration": [round(v, 6) for v in quantiles],
+        "label": setup.label,
+        "ridge": setup.ridge,
+        "balance": setup.balance,
+        "trained_on": {d: sum(1 for i in items if i.dataset == d) for d in sorted({i.dataset for i in items})},
+        "holdout": {
+            "rule": f"int(sha1(prompt)[:8], 16) % 100 < {HOLDOUT_PERCENT}",
+            "percent": HOLDOUT_PERCENT,
+            "note": "questions in the holdout were used neither to fit nor to calibrate these parameters",
+        },
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--data", type=Path, default=default_data_dir())
+    parser.add_argument("--folds", type=int, default=10)
+    parser.add_argument("--label", choices=sorted(LABELS), default=Setup.label)
+    parser.add_argument("--ridge", type=float, default=RIDGE)
+    parser.add_argument("--no-balance", action="store_true")
+    parser.add_argument("--no-write", action="store_true")
+    parser.add_argument("--compare-labels", action="store_true", help="cross-validate every label choice")
+    args = parser.parse_args()
+
+    tables = load_tables(args.data)
+    items = [i for name in ("gsm8k", "mmlu") for i in tables.get(name, [])]
+    print(f"data: {args.data}  " + "  ".join(f"{d}={len(tables[d])}" for d in tables) + " (decontaminated)")
+    rows = featurise(items)
+    mean, scale = standardiser(rows)
+    x = design(rows, mean, scale)
+    setup = Setup(args.label, args.ridge, not args.no_balance)
+    labels = sorted(LABELS) if args.compare_labels else [setup.label]
+    for label in labels:
+        s = Setup(label, setup.ridge, setup.balance)
+        print(f"label={label} ridge={s.ridge} balance={s.balance}")
+        report(f"{args.folds}-fold CV", items, out_of_fold(items, x, kfold_groups(items, args.folds), s))
+        report("leave-subject-out (MMLU)", items, out_of_fold(items, x, subject_groups(items, args.folds), s))
+
+    fit_items = [i for i in items if not in_holdout(i.prompt)]
+    hold_items = [i for i in items if in_holdout(i.prompt)]
+    model = fit_shipped(fit_items, [rows[j] for j, i in enumerate(items) if not in_holdout(i.prompt)], setup)
+    print(f"shipped fit: {len(fit_items)} questions; holdout kept out: {len(hold_items)}")
+    if not args.no_write:
+        OUTPUT.write_text(json.dumps(model, separators=(",", ":")) + "\n", encoding="utf-8")
+        print(f"wrote {OUTPUT.relative_to(REPO)} ({OUTPUT.stat().st_size / 1024:.0f} KiB)")
+        write_holdout_fixture(hold_items)
+
+
+def write_holdout_fixture(hold_items: Sequence[Item]) -> None:
+    """A deterministic sample of the holdout for the tests (RouteLLM's tables are Apache-2.0)."""
+    sample = sorted(hold_items, key=lambda i: prompt_hash(i.prompt))[:HOLDOUT_FIXTURE_SIZE]
+    with HOLDOUT_FIXTURE.open("w", encoding="utf-8") as handle:
+        for i in sample:
+            record = {"prompt": i.prompt, "dataset": i.dataset, "subject": i.subject, "weak": i.weak, "strong": i.strong}
+            handle.write(json.dumps(record, ensure_ascii=False) + "\n")
+    print(f"wrote {HOLDOUT_FIXTURE.relative_to(REPO)} ({len(sample)} holdout questions)")
+
+
+if __name__ == "__main__":
+    main()
