@@ -331,3 +331,114 @@ def test_serve_refuses_a_public_address_without_keys(tmp_path: Any) -> None:
     assert result.returncode == 2
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 1 and "no API keys configured" in lines[0]
+
+
+# --- shutdown and broken streams -----------------------------------------------------------------
+
+
+def _write_config(tmp_path: Any, base_url: str) -> str:
+    from server_harness import upstream_config
+
+    config = upstream_config(base_url)
+    path = tmp_path / "providers.yaml"
+    lines = ["default: fake", "fallbacks: [other]", "retry: {max_wait_s: 0.5}", "providers:"]
+    for name, provider in config.providers.items():
+        model = provider.default_model.id
+        lines += [f"  {name}:", "    client: openai", f"    base_url: {provider.base_url}",
+                  f"    api_key_env: {UPSTREAM_KEY_ENV}", "    max_retries: 0", f"    models: [{{id: {model}, default: true}}]"]
+    path.write_text("\n".join(lines) + "\n")
+    return str(path)
+
+
+def _wait_until_up(url: str, process: subprocess.Popen[Any]) -> None:
+    import time
+
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        assert process.poll() is None, process.stderr.read() if process.stderr else "server exited"
+        try:
+            if httpx.get(url + "/healthz", timeout=1).status_code == 200:
+                return
+        except httpx.TransportError:
+            time.sleep(0.05)
+    raise AssertionError("server did not come up")
+
+
+def test_shutdown_during_a_stream_finishes_the_stream(tmp_path: Any, fake_server: FakeOpenAIServer) -> None:
+    import os
+    import signal
+    import time
+    from pathlib import Path
+
+    from server_harness import free_port
+
+    fake_server.enqueue(Slow(1.5, Text("finished despite the shutdown", chunk_size=5)))
+    port = free_port()
+    env = {**os.environ, UPSTREAM_KEY_ENV: "sk-upstream-test"}
+    process = subprocess.Popen([sys.executable, str(Path(__file__).parent / "serve_app.py"),
+                                _write_config(tmp_path, fake_server.base_url), str(port)],
+                               env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        _wait_until_up(url, process)
+        got: list[httpx.Response] = []
+        client = threading.Thread(target=lambda: got.append(httpx.post(
+            url + "/v1/chat/completions", headers=AUTH, timeout=30,
+            json={"model": "auto", "messages": HELLO, "stream": True})))
+        client.start()
+        deadline = time.monotonic() + 10
+        while not fake_server.requests:  # the request reached the upstream: it is in flight
+            assert time.monotonic() < deadline
+            time.sleep(0.01)
+        process.send_signal(signal.SIGTERM)
+        client.join(timeout=30)
+        assert process.wait(timeout=30) in (0, -signal.SIGTERM)  # uvicorn re-raises the signal once drained
+    finally:
+        if process.poll() is None:
+            process.kill()
+    assert got and got[0].status_code == 200
+    chunks, done = parse_sse(got[0].content)
+    assert done and "".join(c["choices"][0]["delta"].get("content") or "" for c in chunks if c["choices"]) == (
+        "finished despite the shutdown")
+
+
+def test_a_stream_cut_upstream_is_never_reported_as_complete(serve: Any, fake_server: FakeOpenAIServer) -> None:
+    from fake_openai_server import CutStream
+
+    fake_server.enqueue(CutStream(Text("this answer is cut off in the middle", chunk_size=3), after_chunks=4))
+    server = serve()
+    response = httpx.post(server.url + "/v1/chat/completions", headers=AUTH, timeout=20,
+                          json={"model": "fake", "messages": HELLO, "stream": True})
+    if response.status_code != 200:  # failed before any text: a real status
+        assert response.status_code >= 500 and check("error", response.json())
+        return
+    chunks, done = parse_sse(response.content)
+    assert not done and "error" in chunks[-1], "a cut stream must end with an error event, not [DONE]"
+
+
+def test_the_serve_command_answers(tmp_path: Any, fake_server: FakeOpenAIServer) -> None:
+    import os
+    import signal
+
+    from server_harness import free_port
+
+    fake_server.enqueue(Text("from the real command"))
+    config = _write_config(tmp_path, fake_server.base_url)
+    with open(config, "a") as handle:
+        handle.write("server: {api_key_envs: [ROUTER_TEST_SERVER_KEY]}\n")
+    port = free_port()
+    env = {**os.environ, UPSTREAM_KEY_ENV: "sk-upstream-test", "ROUTER_TEST_SERVER_KEY": SERVER_KEY}
+    process = subprocess.Popen([sys.executable, "-m", "router", "serve", "--port", str(port), "--config", config],
+                               env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        _wait_until_up(url, process)
+        response = httpx.post(url + "/v1/chat/completions", headers=AUTH, json={"model": "auto", "messages": HELLO})
+        assert response.status_code == 200 and response.json()["choices"][0]["message"]["content"] == "from the real command"
+        assert httpx.post(url + "/v1/chat/completions", json={"model": "auto", "messages": HELLO}).status_code == 401
+        process.send_signal(signal.SIGTERM)
+        assert process.wait(timeout=30) in (0, -signal.SIGTERM)
+    finally:
+        if process.poll() is None:
+            process.kill()
+    assert SERVER_KEY not in (process.stderr.read() if process.stderr else "")

@@ -84,6 +84,8 @@ def _dumps(value: Any) -> bytes:
 
 def header_value(text: str) -> bytes:
     """Headers are latin-1 without line breaks: anything else (a Chinese route reason) is percent-encoded."""
+    if text.isascii() and text.isprintable():
+        return text.encode()[:1024]
     return quote(text, safe=" !#$&'()*+,-./:;<=>?@[]^_`{|}~\"").encode()[:1024]
 
 
@@ -224,6 +226,12 @@ def create_app(router: Engine, settings: ServerSettings | None = None, *, keys: 
         fail = failure(405, f"method {request.method} not allowed on {request.url.path}", code="method_not_allowed")
         return Response(_dumps(fail.body()), status_code=405, media_type="application/json")
 
+    async def internal(request: Request, exc: Exception) -> Response:
+        logger.error("internal error on %s %s: %s", request.method, request.url.path, type(exc).__name__)
+        fail = failure(500, f"internal error ({type(exc).__name__}); see the server log", code="internal_error",
+                       type="server_error")
+        return Response(_dumps(fail.body()), status_code=500, media_type="application/json")
+
     @asynccontextmanager
     async def lifespan(app: Any) -> AsyncIterator[None]:
         try:
@@ -241,7 +249,7 @@ def create_app(router: Engine, settings: ServerSettings | None = None, *, keys: 
     app = Starlette(
         routes=routes,
         middleware=[Middleware(Gate, keys=keys, settings=settings, metrics=metrics, chat=chat)],
-        exception_handlers={404: not_found, 405: wrong_method},
+        exception_handlers={404: not_found, 405: wrong_method, Exception: internal},
         lifespan=lifespan,
     )
     app.state.metrics = metrics

@@ -59,6 +59,7 @@ def uvicorn_options(args: argparse.Namespace) -> dict[str, Any]:
         "lifespan": "on",
         "server_header": False,
         "date_header": False,
+        "proxy_headers": False,  # no client addresses are used: skip the per-request middleware
     }
     protocol = one_piece_protocol()
     options["http"] = protocol if protocol is not None else "h11"
@@ -94,12 +95,15 @@ def main(argv: list[str], *, stderr: TextIO | None = None) -> int:
         err.write("router serve: error: " + " ".join(str(exc).split()) + "\n")
         return EXIT_USAGE
     options = uvicorn_options(args)
-    if args.workers == 1:
-        uvicorn.run(app, **options)
-        return 0
-    os.environ[ENV_CONFIG] = args.config or ""
-    os.environ[ENV_HOST] = args.host
-    uvicorn.run("router.server.cli:app_factory", factory=True, workers=args.workers, **options)
+    try:
+        if args.workers == 1:
+            uvicorn.run(app, **options)
+        else:
+            os.environ[ENV_CONFIG] = args.config or ""
+            os.environ[ENV_HOST] = args.host
+            uvicorn.run("router.server.cli:app_factory", factory=True, workers=args.workers, **options)
+    except KeyboardInterrupt:  # uvicorn re-raises Ctrl-C after the graceful shutdown: not an error
+        return 130
     return 0
 
 
