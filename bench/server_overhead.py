@@ -8,8 +8,10 @@
   the server; added latency = percentile(through) - percentile(direct), at concurrency
   1 and 16, plus requests/s and the server's RSS;
 * ``--engine router`` (default) runs ``python -m router serve`` (needs the async core);
-  ``--engine openai-direct`` serves the same app with an engine that forwards each
-  request with ``AsyncOpenAI`` and nothing else: the HTTP layer's own cost;
+  ``--engine openai-direct`` / ``openaiaio-direct`` / ``aiohttp-direct`` serve the same app
+  with an engine that forwards each request with ``AsyncOpenAI`` (on httpx, or on aiohttp
+  via ``DefaultAioHttpClient``) or a bare aiohttp session, and nothing else: the server
+  layer's own cost, and how much the upstream client adds;
 * LiteLLM's proxy (``litellm[proxy]``, installed by this script into /tmp/litellm-proxy-venv)
   on the same upstream, same requests, and the ratio.
 
@@ -39,6 +41,8 @@ COMPLETION = json.dumps({
                  "finish_reason": "stop", "logprobs": None}],
     "usage": {"prompt_tokens": 9, "completion_tokens": 7, "total_tokens": 16},
 }).encode()
+BENCH_KEY = os.environ.get("ROUTER_BENCH_SERVER_KEY") or "sk-" + os.urandom(32).hex()
+"""Every target checks a bearer key (LiteLLM's proxy refuses to start without a master key)."""
 REQUEST_BODY = json.dumps({"model": "auto", "messages": [{"role": "user", "content": "hello"}]}).encode()
 
 
@@ -95,7 +99,7 @@ def _use_uvloop() -> None:
 # --- the HTTP layer alone: an engine that forwards with AsyncOpenAI ------------------------------
 
 
-def run_openai_direct(port: int, upstream: str) -> None:
+def run_openai_direct(port: int, upstream: str, client: str = "openai") -> None:
     import uvicorn
 
     sys.path.insert(0, str(ROOT))
@@ -111,11 +115,32 @@ def run_openai_direct(port: int, upstream: str) -> None:
         def __init__(self) -> None:
             from openai import AsyncOpenAI
 
-            self.client = AsyncOpenAI(base_url=upstream, api_key="sk-bench", max_retries=0)
+            self.session: Any = None
+            http_client = None
+            if client == "openaiaio":
+                from openai import DefaultAioHttpClient
+
+                http_client = DefaultAioHttpClient()
+            self.client = AsyncOpenAI(base_url=upstream, api_key="sk-bench", max_retries=0, http_client=http_client)
+
+        async def _aiohttp(self, messages: Any) -> Any:
+            import aiohttp
+
+            if self.session is None:
+                self.session = aiohttp.ClientSession()
+            async with self.session.post(upstream + "/chat/completions", json={"model": "bench-model", "messages": messages},
+                                         headers={"Authorization": "Bearer sk-bench"}) as response:
+                return await response.json(content_type=None)
 
         async def achat(self, messages: Any, *, tools: Any = None, model: Any = None, options: Any = None,
                         **_: Any) -> Answer:
             started = time.perf_counter()
+            if client == "aiohttp":
+                data = await self._aiohttp(messages)
+                choice = data["choices"][0]
+                return Answer(text=choice["message"]["content"], mode="direct", provider="up", model=data["model"],
+                              usage=Usage(**data["usage"]), finish_reason=choice["finish_reason"],
+                              attempts=(Attempt("up", data["model"], ok=True, latency_s=time.perf_counter() - started),))
             reply = await self.client.chat.completions.create(model="bench-model", messages=messages)
             latency = time.perf_counter() - started
             choice = reply.choices[0]
@@ -131,7 +156,7 @@ def run_openai_direct(port: int, upstream: str) -> None:
         async def aclose(self) -> None:
             await self.client.close()
 
-    app = create_app(Forward(), Forward.config.server, keys=KeyCheck([]))  # type: ignore[arg-type]
+    app = create_app(Forward(), Forward.config.server, keys=KeyCheck([BENCH_KEY.encode()]))  # type: ignore[arg-type]
     uvicorn.run(app, **uvicorn_options(build_parser().parse_args(["--port", str(port), "--log-level", "warning"])))
 
 
@@ -140,7 +165,7 @@ def run_openai_direct(port: int, upstream: str) -> None:
 
 def _request(port: int, path: str) -> bytes:
     return (f"POST {path} HTTP/1.1\r\nhost: 127.0.0.1:{port}\r\ncontent-type: application/json\r\n"
-            f"authorization: Bearer sk-bench\r\ncontent-length: {len(REQUEST_BODY)}\r\n\r\n").encode() + REQUEST_BODY
+            f"authorization: Bearer {BENCH_KEY}\r\ncontent-length: {len(REQUEST_BODY)}\r\n\r\n").encode() + REQUEST_BODY
 
 
 async def _caller(port: int, path: str, count: int, out: list[float]) -> None:
@@ -251,24 +276,24 @@ def litellm_proxy(upstream: str, port: int) -> subprocess.Popen[Any] | None:
         "model_list:\n  - model_name: auto\n    litellm_params:\n      model: openai/bench-model\n"
         f"      api_base: {upstream}\n      api_key: sk-bench\n"
     )
-    env = {"LITELLM_LOCAL_MODEL_COST_MAP": "True", "LITELLM_LOG": "ERROR"}
+    env = {"LITELLM_LOCAL_MODEL_COST_MAP": "True", "LITELLM_LOG": "ERROR", "LITELLM_MASTER_KEY": BENCH_KEY}
     return start([str(VENV / "bin" / "litellm"), "--config", str(config), "--port", str(port), "--num_workers", "1"],
                  port, env)
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--engine", choices=["router", "openai-direct"], default="router")
+    parser.add_argument("--engine", choices=["router", "openai-direct", "openaiaio-direct", "aiohttp-direct"], default="router")
     parser.add_argument("--requests", type=int, default=1000, help="measured requests at concurrency 1 (16: x1.6)")
     parser.add_argument("--no-litellm", action="store_true")
     parser.add_argument("--upstream", type=int, help=argparse.SUPPRESS)
-    parser.add_argument("--serve-openai-direct", nargs=2, help=argparse.SUPPRESS)
+    parser.add_argument("--serve-openai-direct", nargs=3, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.upstream:
         run_upstream(args.upstream)
         return 0
     if args.serve_openai_direct:
-        run_openai_direct(int(args.serve_openai_direct[0]), args.serve_openai_direct[1])
+        run_openai_direct(int(args.serve_openai_direct[0]), args.serve_openai_direct[1], args.serve_openai_direct[2])
         return 0
     _use_uvloop()
 
@@ -281,13 +306,17 @@ def main() -> int:
         if args.engine == "router":
             config = Path("/tmp/router-bench-config.yaml")
             config.write_text(f"default: up\nproviders:\n  up:\n    client: openai\n    base_url: {upstream_url}\n"
-                              "    api_key_env: ROUTER_BENCH_KEY\n    max_retries: 0\n    models: [{id: bench-model}]\n")
+                              "    api_key_env: ROUTER_BENCH_KEY\n    max_retries: 0\n    models: [{id: bench-model}]\n"
+                              "server: {api_key_envs: [ROUTER_BENCH_SERVER_KEY]}\n")
             cmd = [sys.executable, "-m", "router", "serve", "--port", str(port), "--config", str(config),
                    "--log-level", "warning"]
-            targets[f"router serve ({args.engine})"] = start(cmd, port, {"ROUTER_BENCH_KEY": "sk-bench", "PYTHONPATH": str(ROOT)})
+            targets[f"router serve ({args.engine})"] = start(cmd, port, {"ROUTER_BENCH_KEY": "sk-bench", "ROUTER_BENCH_SERVER_KEY": BENCH_KEY,
+                                                                      "PYTHONPATH": str(ROOT)})
         else:
-            cmd = [sys.executable, __file__, "--serve-openai-direct", str(port), upstream_url]
-            targets[f"router serve ({args.engine})"] = start(cmd, port, {"PYTHONPATH": str(ROOT)})
+            client = args.engine.split("-")[0]
+            cmd = [sys.executable, __file__, "--serve-openai-direct", str(port), upstream_url, client]
+            targets[f"router serve ({args.engine})"] = start(cmd, port, {"PYTHONPATH": str(ROOT),
+                                                                      "ROUTER_BENCH_SERVER_KEY": BENCH_KEY})
         ports = {next(iter(targets)): port}
         if not args.no_litellm:
             lport = free_port()

@@ -200,6 +200,8 @@ def create_app(router: Engine, settings: ServerSettings | None = None, *, keys: 
     settings = settings or router.config.server
     if keys is None:
         keys = KeyCheck.from_env(settings.api_key_envs, host="127.0.0.1", source=router.config.source)
+    if keys.open:
+        logger.warning("no API keys configured (server.api_key_envs): every caller is accepted")
     if open_circuits is None:
         open_circuits = getattr(router, "open_circuits", None)
     metrics = Metrics(open_circuits)
