@@ -284,6 +284,11 @@ def _report(exc: BaseException, args: argparse.Namespace, err: TextIO) -> int:
 
 def main(argv: list[str] | None = None, *, stdin: TextIO | None = None, stdout: TextIO | None = None, stderr: TextIO | None = None) -> int:
     out, err, inp = stdout or sys.stdout, stderr or sys.stderr, stdin or sys.stdin
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["serve"]:  # the server has its own options; the question parser never sees them
+        from router.server.cli import main as serve
+
+        return serve(argv[1:], stderr=err)
     try:
         args = build_parser().parse_args(argv)
     except _ArgumentsError as exc:

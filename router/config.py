@@ -308,6 +308,29 @@ class RoutingSettings(_Strict):
         """The (provider, model id) pairs of a tier, in order; empty when the tier is not defined."""
         return [(p, m) for p, _, m in (entry.partition("/") for entry in self.tiers.get(name, []))]
 
+class ServerSettings(_Strict):
+    """``python -m router serve``: who may call it and how much it takes on.
+
+    ``api_key_envs`` names environment variables whose values are the accepted bearer
+    keys; the keys themselves never appear in YAML, logs or errors.
+    """
+
+    api_key_envs: list[str] = Field(default_factory=list)
+    max_body_bytes: int = Field(default=4 * 1024 * 1024, ge=1024, le=256 * 1024 * 1024)
+    max_messages: int = Field(default=2000, ge=1, le=100_000)
+    request_timeout_s: float = Field(default=600.0, gt=0, le=86_400)
+    max_concurrency: int = Field(default=256, ge=1, le=100_000)
+    """Requests in flight per worker; beyond it the answer is 429 with Retry-After, not a queue."""
+    retry_after_s: int = Field(default=1, ge=1, le=3600)
+
+    @field_validator("api_key_envs")
+    @classmethod
+    def _check_env_names(cls, value: list[str]) -> list[str]:
+        for name in value:
+            if not name or not name.replace("_", "a").isalnum() or name[0].isdigit():
+                raise ValueError("entries must be environment variable names (the keys themselves stay in the environment)")
+        return value
+
 
 class RouterConfig(_Strict):
     default: str
@@ -320,6 +343,7 @@ class RouterConfig(_Strict):
     budget_usd_per_day: float | None = Field(default=None, gt=0, le=1e6, allow_inf_nan=False)
     """Spend limit of this Router per UTC day; None means no limit."""
     routing: RoutingSettings = Field(default_factory=RoutingSettings)
+    server: ServerSettings = Field(default_factory=ServerSettings)
     providers: dict[str, ProviderConfig] = Field(min_length=1)
     source: str = Field(default="<memory>", exclude=True)
     """Where the config was read from (set by load_config, not by YAML)."""
@@ -661,6 +685,7 @@ __all__ = [
     "RetrySettings",
     "RouterConfig",
     "RoutingSettings",
+    "ServerSettings",
     "StateSettings",
     "config_path",
     "load_config",
