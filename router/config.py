@@ -494,7 +494,7 @@ def _provider_names(config: RouterConfig, fail: Callable[[str, tuple[Any, ...]],
             return resolve_provider(config, name)
         except UsageError:
             pass
-        fail(f"{where}: provider {name!r} is not defined{provider_hint(config, name)}", loc)
+        fail(f"{where}: provider {_short(name)} is not defined{provider_hint(config, name[:200])}", loc)
 
     default = key(config.default, "default", ("default",))
     fallbacks = list(dict.fromkeys(key(n, f"fallbacks[{i}]", ("fallbacks", i)) for i, n in enumerate(config.fallbacks)))
