@@ -56,6 +56,9 @@ class Router:
         self._protocol_memory = ProtocolMemory()  # providers that refused native tools, for this Router
         self.state = make_store(config)  # in-process, or Redis shared by every process of the deployment
         self._breaker = CircuitBreaker.from_settings(self.state, config.breaker)
+        from router.routing.auto import LatencyBook
+
+        self._latency = LatencyBook()
 
     @classmethod
     def from_yaml(cls, path: str | os.PathLike[str] | None = None, **kwargs: Any) -> Router:
@@ -72,10 +75,14 @@ class Router:
         return resolve_provider(self.config, name)
 
     def route(self, question: str, *, provider: str | None = None, model: str | None = None) -> Route:
-        from router.routing.names import route_model
+        from router.routing.names import Route, route_model
 
         if model is not None and model.strip().lower() == "auto":
-            model = None  # the automatic choice: today the route's (or default) model
+            model = None  # the automatic choice is made in aask, once the mode is known
+        if provider is None and model is not None and model in self.config.routing.tiers:
+            entries = [(p, m) for p, m in self.config.routing.tier(model) if p in self.config.providers]
+            if entries:  # a tier named as the model (the server's `model: strong`): its models in order
+                return Route(entries[0][0], entries[0][1], f"tier {model}", alternatives=tuple(entries[1:]))
         if provider is None and model is not None and "/" in model:
             head, _, tail = model.partition("/")
             try:
@@ -95,10 +102,24 @@ class Router:
             return False
         return True
 
-    def plan(self, route: Route, *, needs_tools: bool) -> Plan:
+    def plan(self, route: Route, *, needs_tools: bool, prompt_tokens: int = 0) -> Plan:
         from router.routing.plan import plan
 
-        return plan(self.config, route, needs_tools=needs_tools, injected=self._clients)
+        return plan(self.config, route, needs_tools=needs_tools, injected=self._clients, prompt_tokens=prompt_tokens)
+
+    def _auto(self, route: Route, question: str, mode: str, requested: bool) -> Route:
+        """``model="auto"`` or ``routing.strategy: auto``: the tier and model for this question and mode.
+        An explicit request (a provider or model named anywhere) always wins."""
+        from router.routing.auto import choose
+        from router.routing.names import Route
+
+        if route.explicit or not (requested or self.config.routing.strategy == "auto") or not self.config.routing.tiers:
+            return route
+        choice = choose(question, mode, self.config, self._latency)
+        if not choice.candidates:
+            return route
+        (provider, model), rest = choice.candidates[0], choice.candidates[1:]
+        return Route(provider, model, choice.reason, explicit=False, alternatives=rest)
 
     def client_for(self, provider: str, model: str) -> LLMClient:
         if provider in self._clients:
@@ -196,10 +217,13 @@ class Router:
             chosen_mode = choice.mode
             mode_reason = f"{choice.reason} (confidence {choice.confidence:.2f}, {choice.source})"
 
+        from router.conversation import estimate_tokens
         from router.loop.run import loop_settings
 
         settings = loop_settings(loop or self.config.loop, max_steps=max_steps)
-        plan = self.plan(route, needs_tools=chosen_mode == "react")
+        route = self._auto(route, question, chosen_mode, requested=_is_auto(model))
+        prompt_tokens = estimate_tokens(question) + sum(estimate_tokens(str(m.get("content") or "")) for m in history or ())
+        plan = self.plan(route, needs_tools=chosen_mode == "react", prompt_tokens=prompt_tokens)
         first = plan.first
         if plan.notice:
             emit(NoticeEvent(plan.notice))
@@ -265,9 +289,12 @@ class Router:
 
             raise MessageChainError(problems)
         started = time.perf_counter()
+        from router.conversation import estimate_tokens
+
         question = next((str(m.get("content") or "") for m in reversed(messages) if m.get("role") == "user"), "")
-        route = self.route(question, provider=provider, model=model)
-        plan = self.plan(route, needs_tools=bool(tools))
+        route = self._auto(self.route(question, provider=provider, model=model), question, "direct", requested=_is_auto(model))
+        prompt_tokens = sum(estimate_tokens(str(m.get("content") or "")) for m in messages)
+        plan = self.plan(route, needs_tools=bool(tools), prompt_tokens=prompt_tokens)
         chain = self._chain(plan, on_event)
         if stream:
             response = None
@@ -308,8 +335,8 @@ class Router:
             yield event
 
     def models(self) -> list[tuple[str, str]]:
-        """(id, owned_by) for /v1/models: ``auto``, then every provider/model."""
-        out = [("auto", "router")]
+        """(id, owned_by) for /v1/models: ``auto``, the tiers, then every provider/model."""
+        out = [("auto", "router"), *((tier, "router") for tier in self.config.routing.tiers)]
         for name, settings in self.config.providers.items():
             out.extend((f"{name}/{m.id}", name) for m in settings.models)
         return out
@@ -317,6 +344,9 @@ class Router:
     # -- reporting ------------------------------------------------------------------------
 
     def _finish(self, result: Answer, plan: Plan, route: Route, started: float, *, mode: str, mode_reason: str) -> Answer:
+        for attempt in result.attempts:
+            if attempt.ok:
+                self._latency.observe(attempt.provider, attempt.model, attempt.latency_s)
         answered = next((a for a in reversed(result.attempts) if a.ok), None)
         provider = answered.provider if answered else plan.first.provider
         model = answered.model if answered else plan.first.model_id
@@ -349,6 +379,10 @@ async def _events(run: Callable[[EventSink], Any]) -> AsyncIterator[Event]:
     finally:
         if not task.done():
             task.cancel()
+
+
+def _is_auto(model: str | None) -> bool:
+    return model is not None and model.strip().lower() == "auto"
 
 
 def _route_line(route: Route, plan: Plan) -> str:

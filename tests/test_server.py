@@ -433,7 +433,8 @@ def test_the_serve_command_answers(tmp_path: Any, fake_server: FakeOpenAIServer)
     url = f"http://127.0.0.1:{port}"
     try:
         _wait_until_up(url, process)
-        response = httpx.post(url + "/v1/chat/completions", headers=AUTH, json={"model": "auto", "messages": HELLO})
+        # a cold process imports the SDKs on its first request: give it time on a loaded machine
+        response = httpx.post(url + "/v1/chat/completions", headers=AUTH, json={"model": "auto", "messages": HELLO}, timeout=60)
         assert response.status_code == 200 and response.json()["choices"][0]["message"]["content"] == "from the real command"
         assert httpx.post(url + "/v1/chat/completions", json={"model": "auto", "messages": HELLO}).status_code == 401
         process.send_signal(signal.SIGTERM)

@@ -43,6 +43,8 @@ class Route:
     model_listed: bool = True
     """False when the model id was asked for by name but providers.yaml does not list it
     (so its context window, prices and capabilities are the provider's defaults)."""
+    alternatives: tuple[tuple[str, str], ...] = field(default=(), compare=False)
+    """Further (provider, model) to try before ``fallbacks``: the rest of an automatic tier."""
 
 
 @dataclass(frozen=True)

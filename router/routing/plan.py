@@ -14,7 +14,7 @@ from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from router.errors import ConfigError, MissingAPIKeyError
+from router.errors import ConfigError, MissingAPIKeyError, UsageError
 from router.types import Attempt
 
 if TYPE_CHECKING:
@@ -57,34 +57,43 @@ def plan(
     needs_tools: bool = False,
     injected: Collection[str] = (),
     embedded_available: Callable[[], bool] | None = None,
+    prompt_tokens: int = 0,
 ) -> Plan:
     """The candidate chain for one question.
 
-    A provider the user named explicitly is never silently replaced when its key is
-    missing: that is ``MissingAPIKeyError`` naming the variable. A default provider
-    or a fallback without a key is skipped and recorded. A fallback without native
-    tools is skipped for react (the first provider may still answer with text
-    ReAct). With nobody left, an installed embedded model answers, and the plan's
-    notice says so.
+    Order: the route's provider/model, the route's alternatives (the rest of an
+    automatic tier), then ``fallbacks`` with their default models. A provider the
+    user named explicitly is never silently replaced when its key is missing: that
+    is ``MissingAPIKeyError`` naming the variable. Anyone else without a key is
+    skipped and recorded, as is a fallback without native tools for react (the
+    first provider may still answer with text ReAct) and any model whose context
+    window the prompt (``prompt_tokens``, estimated) does not fit; when nobody fits,
+    the smallest configured model that does comes in. With nobody left at all, an
+    installed embedded model answers, and the plan's notice says so.
     """
     installed = embedded_available or _embedded_installed
-    order = [route.provider, *(name for name in config.fallbacks if name != route.provider)]
+    wanted = [(route.provider, route.model or None), *route.alternatives, *((name, None) for name in config.fallbacks)]
     candidates: list[PlannedCandidate] = []
     skipped: list[Attempt] = []
     missing: list[tuple[str, str]] = []
-    for position, name in enumerate(dict.fromkeys(order)):
+    too_small: list[Attempt] = []
+    seen: set[tuple[str, str]] = set()
+    for position, (name, model_id) in enumerate(wanted):
         settings = config.provider(name)
-        model = settings.model(route.model or None if position == 0 else None)
-        if name in injected:
-            candidates.append(PlannedCandidate(name, settings, model))
+        model = settings.model(model_id)
+        if (name, model.id) in seen or (position > 0 and model_id is None and any(n == name for n, _ in seen)):
             continue
-        if settings.api_key_env and not settings.has_key():
-            missing.append((name, settings.api_key_env))
+        seen.add((name, model.id))
+        if name in injected:
+            pass  # the caller brought its own client: keys and installs are its business
+        elif settings.api_key_env and not settings.has_key():
+            if (name, settings.api_key_env) not in missing:
+                missing.append((name, settings.api_key_env))
             if position == 0 and route.explicit:
                 raise MissingAPIKeyError(name, settings.api_key_env)
             skipped.append(Attempt(name, model.id, ok=False, error_kind="no_key", error=f"{settings.api_key_env} is not set"))
             continue
-        if settings.client == "llama_cpp" and not (model.model_path or installed()):
+        elif settings.client == "llama_cpp" and not (model.model_path or installed()):
             if position == 0 and route.explicit:
                 from router.clients.local_model import missing_model_message
 
@@ -94,19 +103,51 @@ def plan(
         if position > 0 and needs_tools and not settings.capabilities_for(model.id).tools:
             skipped.append(Attempt(name, model.id, ok=False, error_kind="capability", error="no native tool calling (react)"))
             continue
+        if not fits(model, prompt_tokens):
+            too_small.append(Attempt(name, model.id, ok=False, error_kind="context_window",
+                                     error=f"prompt ~{prompt_tokens} tokens does not fit its {model.context_window}-token window"))  # fmt: skip
+            continue
         candidates.append(PlannedCandidate(name, settings, model))
+    skipped.extend(too_small)
+    if not candidates and too_small:
+        larger = _larger_context(config, prompt_tokens, injected)
+        if larger is None:
+            biggest = max((m.context_window or 0 for s in config.providers.values() for m in s.models), default=0)
+            raise UsageError(f"the question (~{prompt_tokens} tokens) fits no configured model (largest window: {biggest} tokens)")
+        candidates.append(larger)
     notice = None
     if not candidates:
         embedded = _embedded(config, installed)
         if embedded is None:
             first = config.provider(route.provider)
-            raise MissingAPIKeyError(route.provider, first.api_key_env or "", also=tuple(v for _, v in missing[1:]))
+            raise MissingAPIKeyError(route.provider, first.api_key_env or "", also=tuple(v for _, v in missing))
         candidates.append(embedded)
         if missing:
             from router.clients.local_model import embedded_notice
 
             notice = embedded_notice(missing, embedded.provider, embedded.model_id)
     return Plan(tuple(candidates), tuple(skipped), notice, tuple(missing))
+
+
+OUTPUT_RESERVE = 0.2
+"""Share of a context window kept free for the answer when deciding whether a prompt fits."""
+
+
+def fits(model: ModelConfig, prompt_tokens: int) -> bool:
+    window = model.context_window
+    return window is None or prompt_tokens <= window * (1 - OUTPUT_RESERVE)
+
+
+def _larger_context(config: RouterConfig, prompt_tokens: int, injected: Collection[str]) -> PlannedCandidate | None:
+    """The smallest configured window that fits, among providers that can be called."""
+    options = [
+        PlannedCandidate(name, settings, model)
+        for name, settings in config.providers.items()
+        for model in settings.models
+        if model.context_window and fits(model, prompt_tokens) and (name in injected or settings.has_key())
+        and settings.client != "llama_cpp"
+    ]  # fmt: skip
+    return min(options, key=lambda c: c.model.context_window or 0, default=None)
 
 
 def _embedded_installed() -> bool:
