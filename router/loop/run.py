@@ -59,7 +59,7 @@ NOTES = {
     "repeated_calls": "[注意 / note: stopped because the model kept repeating the same tool call]",
     "length": "[注意 / note: the answer was cut off by the length limit]",
 }
-_OWN_LINES = re.compile(r"^[ \t]*\[router\][^\n]*(?:\n|$)", re.MULTILINE)
+_OWN_LINES = re.compile(r"^[^\n]*\[router\][^\n]*(?:\n|$)", re.MULTILINE)
 
 
 def without_own_instructions(text: str) -> str:

@@ -122,6 +122,7 @@ def plan(
             first = config.provider(route.provider)
             raise MissingAPIKeyError(route.provider, first.api_key_env or "", also=tuple(v for _, v in missing))
         candidates.append(embedded)
+        skipped = [a for a in skipped if a.provider != embedded.provider]  # it answers after all: not a skip
         if missing:
             from router.clients.local_model import embedded_notice
 
