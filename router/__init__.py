@@ -61,6 +61,16 @@ _EXPORTS: dict[str, str] = {
     "ToolRecord": "types",
     "LoopResult": "types",
     "Answer": "types",
+    "RequestOptions": "types",
+    "Event": "types",
+    "NoticeEvent": "types",
+    "ModeEvent": "types",
+    "RouteEvent": "types",
+    "ToolCallEvent": "types",
+    "ToolResultEvent": "types",
+    "TextEvent": "types",
+    "DoneEvent": "types",
+    "arun_tools": "loop.run",
     # errors
     "RouterError": "errors",
     "ConfigError": "errors",
@@ -131,7 +141,7 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs only
         UsageError,
     )
     from router.loop.chain import format_chain, validate_messages
-    from router.loop.run import ProtocolMemory, run_tools
+    from router.loop.run import ProtocolMemory, arun_tools, run_tools
     from router.loop.tool_runner import LoopEvent
     from router.modes.run import run_mode
     from router.modes.select import ModeChoice, auto_select, select_mode
@@ -143,9 +153,18 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs only
         AssistantMessage,
         Attempt,
         ChatResponse,
+        DoneEvent,
+        Event,
         LoopResult,
+        ModeEvent,
+        NoticeEvent,
+        RequestOptions,
+        RouteEvent,
         StreamEvent,
+        TextEvent,
         ToolCall,
+        ToolCallEvent,
         ToolRecord,
+        ToolResultEvent,
         Usage,
     )
