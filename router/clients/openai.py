@@ -24,7 +24,7 @@ from router.clients.base import Messages, SyncClient, Tools
 from router.clients.sdk_errors import map_sdk_error, retry_after_seconds, says_tools_unsupported
 from router.clients.streaming import StreamAssembler
 from router.clients.wire import DEFAULT_RULES, WireRules, prepare_messages, response_from_completion
-from router.errors import ProviderError, ProviderUnavailableError, RouterError, StreamOnlyError
+from router.errors import MalformedResponseError, ProviderError, ProviderUnavailableError, RouterError, StreamOnlyError
 from router.redaction import install_log_redaction, register_secret, scrub_exception
 from router.types import ChatResponse, RequestOptions, StreamEvent
 
@@ -145,6 +145,10 @@ class CompletionsClient(SyncClient):
         finally:
             await _close_stream(chunks)
         if not assembler.finished:
+            if not assembler.has_content:  # it ended cleanly but nothing in it was a reply
+                raise MalformedResponseError(
+                    f"the stream carried no readable reply ({assembler.chunks} chunks)", provider=self.provider, model=self.model
+                )
             raise stream_cut_error(self.provider, self.model, assembler)
         yield assembler.done_event(latency_s=time.perf_counter() - started)
 
