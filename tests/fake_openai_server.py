@@ -276,7 +276,9 @@ class _Handler(BaseHTTPRequestHandler):
                 self._send_json(500, {"error": {"message": "fake server: nothing recorded for this mode"}})
             elif streaming:
                 events = [self._event(c) for c in recorded]
-                self._send_sse_raw([*events, b"data: [DONE]\n\n"] if reply.done else events, complete=True)
+                if reply.done and recorded[-1] != "[DONE]":
+                    events.append(b"data: [DONE]\n\n")
+                self._send_sse_raw(events, complete=True)
             else:
                 self._send_bytes(200, json.dumps(recorded).encode(), "application/json")
         elif isinstance(reply, Malformed):
@@ -300,7 +302,9 @@ class _Handler(BaseHTTPRequestHandler):
 
     @staticmethod
     def _event(chunk: Any) -> bytes:
-        return b"data: " + json.dumps(chunk).encode() + b"\n\n"
+        """One SSE event; a string is sent as is (a recorded ``[DONE]``)."""
+        data = chunk.encode() if isinstance(chunk, str) else json.dumps(chunk).encode()
+        return b"data: " + data + b"\n\n"
 
     def _send_status(self, reply: Status) -> None:
         message = reply.message

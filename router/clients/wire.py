@@ -199,7 +199,9 @@ def as_dict(obj: Any) -> dict[str, Any]:
             return dict(dump(warnings=False))  # a field of an unexpected type (object arguments) is ours to judge
         except TypeError:
             return dict(dump())
-    return dict(getattr(obj, "__dict__", {}))
+    if not hasattr(obj, "__dict__"):  # a string, number or list where an object belongs
+        raise TypeError(f"expected an object, got {type(obj).__name__}")
+    return dict(obj.__dict__)
 
 
 def usage_from(obj: Any) -> Usage | None:
