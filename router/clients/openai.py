@@ -58,6 +58,8 @@ class CompletionsClient(SyncClient):
     rules: WireRules = DEFAULT_RULES
     _secret: str | None = None
     _key_env: str | None = None
+    _extra_body_key: str | None = None
+    """Where ``RequestOptions.extra_body`` goes: merged into the request (None) or under this keyword."""
 
     # --- what subclasses provide -----------------------------------------------------
 
@@ -82,7 +84,10 @@ class CompletionsClient(SyncClient):
         if options is not None:
             request.update(options.to_kwargs(with_tools=bool(tools)))
             if options.extra_body:
-                request.update(options.extra_body)
+                if self._extra_body_key is None:
+                    request.update(options.extra_body)
+                else:
+                    request[self._extra_body_key] = dict(options.extra_body)
         if tools:
             request["tools"] = tools
         return request
@@ -169,6 +174,8 @@ def _aiohttp_client_class() -> Any:
 
 class OpenAIClient(CompletionsClient):
     """An ``LLMClient`` for OpenAI-compatible servers (OpenAI, DeepSeek, Qwen, Kimi, local)."""
+
+    _extra_body_key = "extra_body"  # the SDK refuses keywords it does not declare
 
     def __init__(
         self,
