@@ -16,9 +16,9 @@ from typing import Any
 
 from router.clients.openai import CompletionsClient
 from router.clients.sdk_errors import strip_wrappers
-from router.clients.wire import DEFAULT_RULES, WireRules
+from router.clients.wire import WireRules
 from router.errors import MalformedResponseError, ProviderError
-from router.redaction import install_log_redaction, redact, register_secret
+from router.redaction import install_log_redaction, redact
 
 _LITELLM_LOGGERS = ("LiteLLM", "LiteLLM Router", "LiteLLM Proxy", "litellm")
 # litellm reports an unreadable 200 body (not JSON, no choices, odd shapes) as a 500 or a connection error
@@ -71,14 +71,10 @@ class LiteLLMClient(CompletionsClient):
         key_env: str | None = None,
     ) -> None:
         litellm = import_litellm()
-        register_secret(api_key)
-        self.provider = provider
-        self.model = model
-        self.base_url = base_url
-        self.timeout_s = timeout_s
-        self.rules = rules or DEFAULT_RULES
-        self._secret = api_key
-        self._key_env = key_env
+        self._identity(
+            provider=provider, model=model, base_url=base_url, timeout_s=timeout_s, api_key=api_key, rules=rules,
+            key_env=key_env,
+        )
         self._acompletion = litellm.acompletion
         import openai
 
