@@ -557,6 +557,30 @@ providers:
     assert fake_server.last_body["model"] == "some-model"  # sent as openai/some-model to the base_url
 
 
+def test_shipped_models_carry_their_wire_rules(monkeypatch: pytest.MonkeyPatch) -> None:
+    """providers.yaml says what each model demands; make_client hands it to the client (both copies agree)."""
+    from pathlib import Path
+
+    from router.clients.factory import make_client
+    from router.clients.wire import WireRules
+    from router.config import load_config
+
+    root = Path(__file__).resolve().parents[1]
+    assert (root / "providers.yaml").read_text() == (root / "router" / "providers.yaml").read_text()
+    config = load_config(root / "providers.yaml")
+    for name in ("DEEPSEEK_API_KEY", "DASHSCOPE_API_KEY", "OPENAI_API_KEY"):
+        monkeypatch.setenv(name, "sk-rules-test")
+    expected = {
+        ("deepseek", "deepseek-chat"): WireRules(reasoning_echo="tool_turns"),
+        ("deepseek", "deepseek-reasoner"): WireRules(reasoning_echo="none", strict_alternation=True),
+        ("qwen", "qwq-plus"): WireRules(stream_only=True),
+        ("qwen", "qwen-plus"): WireRules(),
+        ("openai", "gpt-4o-mini"): WireRules(),
+    }
+    for (provider, model), rules in expected.items():
+        assert make_client(config, provider, model).rules == rules, (provider, model)  # type: ignore[attr-defined]
+
+
 def test_litellm_model_names() -> None:
     from router.clients.litellm import litellm_model_name
 
