@@ -22,6 +22,7 @@ import time
 from collections import deque
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
 from typing import Any
 
 # --- scripted replies -------------------------------------------------------------------
@@ -64,6 +65,34 @@ class RawChunks:
     finish_reason: str = "stop"
     usage: tuple[int, int] = (5, 5)
     message: dict[str, Any] | None = None
+
+
+@dataclass(frozen=True)
+class Replay:
+    """A reply replayed verbatim: ``body`` for plain requests, ``sse`` chunk dicts for streamed ones.
+
+    For wire shapes recorded from real providers (``cassette``) and hand-written
+    odd shapes (arguments as objects, ids reused, usage inside the choice, ...).
+    A request whose mode has nothing recorded gets a 500 saying so.
+    """
+
+    body: Any = None
+    sse: tuple[Any, ...] | None = None
+    done: bool = True
+    """Send ``data: [DONE]`` after the chunks."""
+
+
+CASSETTES = Path(__file__).resolve().parent / "data" / "provider_wire" / "fantasy_cassettes.json"
+
+
+def cassette(name: str) -> Replay:
+    """A reply recorded from a live provider (tests/data/provider_wire, see its README)."""
+    entry = json.loads(CASSETTES.read_text(encoding="utf-8"))[name]
+    return Replay(body=entry.get("json"), sse=tuple(entry["sse"]) if "sse" in entry else None)
+
+
+def cassette_names() -> list[str]:
+    return sorted(json.loads(CASSETTES.read_text(encoding="utf-8")))
 
 
 @dataclass(frozen=True)
@@ -241,6 +270,17 @@ class _Handler(BaseHTTPRequestHandler):
             self._serve(reply.reply, streaming, model)
         elif isinstance(reply, Status):
             self._send_status(reply)
+        elif isinstance(reply, Replay):
+            recorded = reply.sse if streaming else reply.body
+            if recorded is None:
+                self._send_json(500, {"error": {"message": "fake server: nothing recorded for this mode"}})
+            elif streaming:
+                events = [self._event(c) for c in recorded]
+                if reply.done and recorded[-1] != "[DONE]":
+                    events.append(b"data: [DONE]\n\n")
+                self._send_sse_raw(events, complete=True)
+            else:
+                self._send_bytes(200, json.dumps(recorded).encode(), "application/json")
         elif isinstance(reply, Malformed):
             if streaming:
                 self._send_sse_raw([b"data: " + reply.body + b"\n\n"], complete=True)
@@ -261,8 +301,10 @@ class _Handler(BaseHTTPRequestHandler):
             self._send_json(200, render_json(reply, model))
 
     @staticmethod
-    def _event(chunk: dict[str, Any]) -> bytes:
-        return b"data: " + json.dumps(chunk).encode() + b"\n\n"
+    def _event(chunk: Any) -> bytes:
+        """One SSE event; a string is sent as is (a recorded ``[DONE]``)."""
+        data = chunk.encode() if isinstance(chunk, str) else json.dumps(chunk).encode()
+        return b"data: " + data + b"\n\n"
 
     def _send_status(self, reply: Status) -> None:
         message = reply.message
@@ -426,6 +468,7 @@ __all__ = [
     "RateLimited",
     "RawChunks",
     "ReceivedRequest",
+    "Replay",
     "ServerError",
     "Slow",
     "Status",
@@ -433,6 +476,8 @@ __all__ = [
     "ToolCalls",
     "ToolsUnsupported",
     "Unauthorized",
+    "cassette",
+    "cassette_names",
     "render_chunks",
     "render_json",
 ]

@@ -8,6 +8,7 @@ injected ``sleep`` that records waits instead of sleeping.
 
 from __future__ import annotations
 
+import asyncio
 import json
 from collections.abc import Callable
 from typing import Any
@@ -216,6 +217,91 @@ def test_streamed_tool_call_with_empty_names_and_interleaved_text(make: ClientFa
     _, response = collect(make(fake_server).stream(QUESTION, tools=[WEATHER_TOOL]))
     assert response.message.tool_calls == (ToolCall("call_x", "get_weather", '{"city": "Paris"}'),)
     assert response.message.content == "Let me check. One moment."
+
+
+# --- the async API (the core the sync one runs on) ----------------------------------------------
+
+
+def test_async_chat_stream_and_tools(make: ClientFactory, fake_server: FakeOpenAIServer) -> None:
+    fake_server.enqueue(
+        Text("Sunny.", usage=(3, 2)),
+        ToolCalls((("get_weather", '{"city": "Oslo"}'), ("get_weather", '{"city": "Rome"}')), chunk_size=3),
+        Text("streamed words", chunk_size=3),
+    )
+    client = make(fake_server)
+
+    async def run() -> tuple[Any, Any, list[StreamEvent]]:
+        plain = await client.achat(QUESTION, options=RequestOptions(temperature=0.3, max_tokens=20))
+        sent = fake_server.last_body
+        assert (sent["temperature"], sent["max_tokens"]) == (0.3, 20)
+        with_tools = await client.achat(QUESTION, tools=[WEATHER_TOOL], options=RequestOptions(tool_choice="auto"))
+        assert fake_server.last_body["tool_choice"] == "auto"
+        events = [event async for event in client.astream(QUESTION)]
+        await client.aclose()
+        return plain, with_tools, events
+
+    plain, with_tools, events = asyncio.run(run())
+    assert (plain.message.content, plain.usage, plain.provider) == ("Sunny.", Usage(3, 2, 5), "fake")
+    assert [c.id for c in with_tools.message.tool_calls] == ["call_0", "call_1"]
+    assert "".join(e.text for e in events if e.kind == "text") == "streamed words"
+    assert events[-1].kind == "done" and events[-1].response.message.content == "streamed words"
+
+
+def test_tool_fields_are_not_sent_without_tools(make: ClientFactory, fake_server: FakeOpenAIServer) -> None:
+    fake_server.enqueue(Text("plain"))
+    make(fake_server).chat(QUESTION, options=RequestOptions(tool_choice="auto", parallel_tool_calls=False, extra_body={"top_k": 5}))
+    body = fake_server.last_body
+    assert "tool_choice" not in body and "parallel_tool_calls" not in body
+    assert body["top_k"] == 5
+
+
+def test_async_errors_are_router_errors(make: ClientFactory, fake_server: FakeOpenAIServer) -> None:
+    fake_server.enqueue(Unauthorized(), CutStream(after_chunks=3), Malformed())
+    client = make(fake_server)
+
+    async def run() -> list[type[BaseException]]:
+        seen: list[type[BaseException]] = []
+        for attempt in (client.achat(QUESTION), _drain(client.astream(QUESTION)), client.achat(QUESTION)):
+            try:
+                await attempt
+            except ProviderError as exc:
+                seen.append(type(exc))
+        await client.aclose()
+        return seen
+
+    assert asyncio.run(run()) == [AuthenticationError, ProviderUnavailableError, MalformedResponseError]
+
+
+async def _drain(events: Any) -> None:
+    async for _event in events:
+        pass
+
+
+def test_one_client_serves_the_sync_api_and_several_event_loops(make: ClientFactory, fake_server: FakeOpenAIServer) -> None:
+    """Connection pools belong to one loop: the client keeps one per loop instead of breaking."""
+    fake_server.default_reply = Text("ok")
+    client = make(fake_server)
+    assert client.chat(QUESTION).message.content == "ok"
+    for _ in range(2):
+        assert asyncio.run(client.achat(QUESTION)).message.content == "ok"
+    assert client.chat(QUESTION).message.content == "ok"
+    client.close()
+
+
+def test_early_stop_releases_the_stream(make: ClientFactory, fake_server: FakeOpenAIServer) -> None:
+    fake_server.enqueue(Text("a fairly long answer that the caller stops reading", chunk_size=2), Text("next"))
+    client = make(fake_server)
+
+    async def run() -> str | None:
+        events = client.astream(QUESTION)
+        async for _event in events:
+            break
+        await events.aclose()  # type: ignore[attr-defined]
+        answer = (await client.achat(QUESTION)).message.content
+        await client.aclose()
+        return answer
+
+    assert asyncio.run(run()) == "next"
 
 
 # --- errors straight from the client -----------------------------------------------------------
@@ -477,6 +563,30 @@ providers:
     assert isinstance(via_litellm, LiteLLMClient)
     assert via_litellm.chat(QUESTION).message.content == "litellm answer"
     assert fake_server.last_body["model"] == "some-model"  # sent as openai/some-model to the base_url
+
+
+def test_shipped_models_carry_their_wire_rules(monkeypatch: pytest.MonkeyPatch) -> None:
+    """providers.yaml says what each model demands; make_client hands it to the client (both copies agree)."""
+    from pathlib import Path
+
+    from router.clients.factory import make_client
+    from router.clients.wire import WireRules
+    from router.config import load_config
+
+    root = Path(__file__).resolve().parents[1]
+    assert (root / "providers.yaml").read_text() == (root / "router" / "providers.yaml").read_text()
+    config = load_config(root / "providers.yaml")
+    for name in ("DEEPSEEK_API_KEY", "DASHSCOPE_API_KEY", "OPENAI_API_KEY"):
+        monkeypatch.setenv(name, "sk-rules-test")
+    expected = {
+        ("deepseek", "deepseek-chat"): WireRules(reasoning_echo="tool_turns"),
+        ("deepseek", "deepseek-reasoner"): WireRules(reasoning_echo="none", strict_alternation=True),
+        ("qwen", "qwq-plus"): WireRules(stream_only=True),
+        ("qwen", "qwen-plus"): WireRules(),
+        ("openai", "gpt-4o-mini"): WireRules(),
+    }
+    for (provider, model), rules in expected.items():
+        assert make_client(config, provider, model).rules == rules, (provider, model)  # type: ignore[attr-defined]
 
 
 def test_litellm_model_names() -> None:

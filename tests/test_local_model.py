@@ -12,6 +12,7 @@ so a broken install step cannot pass as green.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import subprocess
@@ -198,6 +199,36 @@ def test_streamed_answer(client: Any) -> None:
     _assert_text_response(response, provider="embedded", model="SmolLM2-135M-Instruct")
     assert response.message.content == client.chat(messages, options=GEN).message.content
     assert response.usage.completion_tokens > 0
+
+
+def test_async_requests_share_the_model_one_at_a_time(client: Any) -> None:
+    """Concurrent achat calls run in worker threads; the per-model lock serialises them, answers stay whole."""
+    messages = [{"role": "user", "content": "Name three colours."}]
+    expected = client.chat(messages, options=GEN).message.content
+
+    async def run() -> list[str | None]:
+        replies = await asyncio.gather(*(client.achat(messages, options=GEN) for _ in range(3)))
+        return [reply.message.content for reply in replies]
+
+    assert asyncio.run(run()) == [expected] * 3
+
+
+def test_async_stream_stopped_early_frees_the_model(client: Any) -> None:
+    messages = [{"role": "user", "content": "Count from one to twenty in words."}]
+
+    async def run() -> tuple[int, str | None]:
+        seen = 0
+        events = client.astream(messages, options=GEN)
+        async for event in events:
+            seen += event.kind == "text"
+            if seen == 2:
+                break
+        await events.aclose()
+        follow_up = await client.achat(messages, options=GEN)  # would hang if the stream kept the lock
+        return seen, follow_up.message.content
+
+    seen, answer = asyncio.run(run())
+    assert seen == 2 and answer and answer.strip()
 
 
 def test_tools_are_refused_so_the_loop_uses_text_react(client: Any) -> None:

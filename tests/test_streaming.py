@@ -163,3 +163,32 @@ def test_done_event_carries_the_response_and_other_choices_are_ignored() -> None
     assert done.kind == "done" and done.response is not None
     assert done.response.message.content == "mine"
     assert done.response.finish_reason == "length"
+
+
+def test_cumulative_fragments_emit_only_what_is_new() -> None:
+    assembler, events = feed(
+        chunk(frag(0, "c1", "calc", '{"e"')),
+        chunk(frag(0, None, None, '{"e": "1+1"')),
+        chunk(frag(0, None, None, '{"e": "1+1"}')),
+        chunk({}, finish="tool_calls"),
+    )
+    assert "".join(e.text for e in events) == '{"e": "1+1"}'
+    assert assembler.response().message.tool_calls == (ToolCall("c1", "calc", '{"e": "1+1"}'),)
+
+
+def test_object_arguments_and_a_provider_field_on_the_call() -> None:
+    fragment = {"index": 0, "id": "g1", "function": {"name": "calc", "arguments": {"e": "1+1"}}, "extra_content": {"k": "v"}}
+    assembler, _ = feed(chunk({"tool_calls": [fragment]}), chunk({}, finish="tool_calls"))
+    (made,) = assembler.response().message.tool_calls
+    assert (made.arguments, dict(made.extra)) == ('{"e":"1+1"}', {"extra_content": {"k": "v"}})
+    assert made.to_dict()["extra_content"] == {"k": "v"}
+
+
+def test_truncating_finish_reason_is_an_error() -> None:
+    import pytest
+
+    from router.errors import TruncatedResponseError
+
+    assembler, _ = feed(chunk({"content": "half an ans"}), chunk({}, finish="insufficient_system_resource"))
+    with pytest.raises(TruncatedResponseError):
+        assembler.response()

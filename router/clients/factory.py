@@ -6,7 +6,7 @@ when the provider is about to be used, never at config load time.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from router.clients.base import LLMClient
@@ -39,33 +39,23 @@ def make_client(config: RouterConfig, provider_name: str, model_id: str | None =
     key = provider.require_api_key(provider_name)
     from router.clients.wire import WireRules
 
-    rules = WireRules.from_capabilities(provider.capabilities_for(model.id))
+    common: dict[str, Any] = {
+        "model": model.id,
+        "provider": provider_name,
+        "timeout_s": provider.timeout_s,
+        "rules": WireRules.from_capabilities(provider.capabilities_for(model.id)),
+        "key_env": provider.api_key_env,
+    }
     if provider.client == "openai":
         from router.clients.openai import OpenAIClient
 
         assert provider.base_url is not None  # guaranteed by the config's cross-checks
-        return OpenAIClient(
-            base_url=provider.base_url,
-            api_key=key or NO_KEY,
-            model=model.id,
-            provider=provider_name,
-            timeout_s=provider.timeout_s,
-            rules=rules,
-            key_env=provider.api_key_env,
-        )
+        return OpenAIClient(base_url=provider.base_url, api_key=key or NO_KEY, **common)
     from router.clients.litellm import LiteLLMClient
 
     # without a key variable litellm finds its own (ANTHROPIC_API_KEY, ...) unless the server is ours
     fallback_key = NO_KEY if provider.base_url else None
-    return LiteLLMClient(
-        model=model.id,
-        api_key=key or fallback_key,
-        base_url=provider.base_url,
-        provider=provider_name,
-        timeout_s=provider.timeout_s,
-        rules=rules,
-        key_env=provider.api_key_env,
-    )
+    return LiteLLMClient(base_url=provider.base_url, api_key=key or fallback_key, **common)
 
 
 __all__ = ["NO_KEY", "make_client"]

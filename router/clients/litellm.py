@@ -15,13 +15,17 @@ import re
 from typing import Any
 
 from router.clients.openai import CompletionsClient
-from router.clients.wire import DEFAULT_RULES, WireRules
+from router.clients.sdk_errors import strip_wrappers
+from router.clients.wire import WireRules
 from router.errors import MalformedResponseError, ProviderError
-from router.redaction import install_log_redaction, redact, register_secret
+from router.redaction import install_log_redaction, redact
 
 _LITELLM_LOGGERS = ("LiteLLM", "LiteLLM Router", "LiteLLM Proxy", "litellm")
-# litellm reports an unparsable 200 body as a 500 "InternalServerError" or a connection error
-_JSON_DECODE = re.compile(r"Expecting value|JSONDecodeError|Unterminated string|Extra data: line|Invalid control character")
+# litellm reports an unreadable 200 body (not JSON, no choices, odd shapes) as a 500 or a connection error
+_UNREADABLE = re.compile(
+    r"Expecting value|JSONDecodeError|Unterminated string|Extra data: line|Invalid control character"
+    r"|Empty or invalid response|Invalid response object|returned 'choices' that is not a list"
+)
 
 _litellm: Any = None
 
@@ -67,15 +71,14 @@ class LiteLLMClient(CompletionsClient):
         key_env: str | None = None,
     ) -> None:
         litellm = import_litellm()
-        register_secret(api_key)
-        self.provider = provider
-        self.model = model
-        self.base_url = base_url
-        self.timeout_s = timeout_s
-        self.rules = rules or DEFAULT_RULES
-        self._secret = api_key
-        self._key_env = key_env
+        self._identity(
+            provider=provider, model=model, base_url=base_url, timeout_s=timeout_s, api_key=api_key, rules=rules,
+            key_env=key_env,
+        )
         self._acompletion = litellm.acompletion
+        import openai
+
+        self._wire_chunks = openai.AsyncStream
         self._wire_model = litellm_model_name(model, base_url, {str(p) for p in litellm.provider_list} | {
             getattr(p, "value", str(p)) for p in litellm.provider_list
         })
@@ -98,14 +101,23 @@ class LiteLLMClient(CompletionsClient):
 
     def _map_error(self, exc: BaseException, had_tools: bool) -> ProviderError | None:
         text = str(exc)
-        if _JSON_DECODE.search(text) and getattr(exc, "status_code", 500) >= 500:
+        if _UNREADABLE.search(text) and (getattr(exc, "status_code", None) or 500) >= 500:
+            first_line = strip_wrappers(text.strip().splitlines()[0]) if text.strip() else type(exc).__name__
             return MalformedResponseError(
-                f"unreadable reply: {redact(text, self._secret)[:300]}", provider=self.provider, model=self.model
+                f"unreadable reply: {redact(first_line, self._secret)[:300]}", provider=self.provider, model=self.model
             )
         return super()._map_error(exc, had_tools)
 
     async def _send(self, request: dict[str, Any]) -> Any:
-        return await self._acompletion(**request)
+        reply = await self._acompletion(**request)
+        if request.get("stream"):
+            raw = getattr(reply, "completion_stream", None)
+            if isinstance(raw, self._wire_chunks):
+                # An OpenAI-compatible server: read its chunks as sent. litellm's stream wrapper rewrites
+                # them (unknown finish reasons become "stop", refusal deltas and index-less calls with a
+                # reused id are lost), and the wire is what StreamAssembler is written for.
+                return raw
+        return reply
 
 
 __all__ = ["LiteLLMClient", "import_litellm", "litellm_model_name"]

@@ -15,8 +15,10 @@ request is sent (``_send``) and how an exception maps (``_map_error``).
 from __future__ import annotations
 
 import asyncio
+import atexit
 import json
 import time
+import weakref
 from collections.abc import AsyncIterator
 from typing import Any, NoReturn
 
@@ -24,7 +26,7 @@ from router.clients.base import Messages, SyncClient, Tools
 from router.clients.sdk_errors import map_sdk_error, retry_after_seconds, says_tools_unsupported
 from router.clients.streaming import StreamAssembler
 from router.clients.wire import DEFAULT_RULES, WireRules, prepare_messages, response_from_completion
-from router.errors import ProviderError, ProviderUnavailableError, RouterError, StreamOnlyError
+from router.errors import MalformedResponseError, ProviderError, ProviderUnavailableError, RouterError, StreamOnlyError
 from router.redaction import install_log_redaction, register_secret, scrub_exception
 from router.types import ChatResponse, RequestOptions, StreamEvent
 
@@ -55,9 +57,27 @@ class CompletionsClient(SyncClient):
 
     provider: str
     model: str
+    base_url: str | None = None
+    timeout_s: float = 60.0
     rules: WireRules = DEFAULT_RULES
     _secret: str | None = None
     _key_env: str | None = None
+    _extra_body_key: str | None = None
+    """Where ``RequestOptions.extra_body`` goes: merged into the request (None) or under this keyword."""
+
+    def _identity(
+        self, *, provider: str, model: str, base_url: str | None, timeout_s: float, api_key: str | None,
+        rules: WireRules | None, key_env: str | None,
+    ) -> None:
+        """Who this client is and how it authenticates (the key is registered for redaction first)."""
+        register_secret(api_key)
+        self.provider = provider
+        self.model = model
+        self.base_url = base_url
+        self.timeout_s = timeout_s
+        self.rules = rules or DEFAULT_RULES
+        self._secret = api_key
+        self._key_env = key_env
 
     # --- what subclasses provide -----------------------------------------------------
 
@@ -82,7 +102,10 @@ class CompletionsClient(SyncClient):
         if options is not None:
             request.update(options.to_kwargs(with_tools=bool(tools)))
             if options.extra_body:
-                request.update(options.extra_body)
+                if self._extra_body_key is None:
+                    request.update(options.extra_body)
+                else:
+                    request[self._extra_body_key] = dict(options.extra_body)
         if tools:
             request["tools"] = tools
         return request
@@ -145,6 +168,10 @@ class CompletionsClient(SyncClient):
         finally:
             await _close_stream(chunks)
         if not assembler.finished:
+            if not assembler.has_content:  # it ended cleanly but nothing in it was a reply
+                raise MalformedResponseError(
+                    f"the stream carried no readable reply ({assembler.chunks} chunks)", provider=self.provider, model=self.model
+                )
             raise stream_cut_error(self.provider, self.model, assembler)
         yield assembler.done_event(latency_s=time.perf_counter() - started)
 
@@ -163,8 +190,30 @@ def _aiohttp_client_class() -> Any:
     return client_class
 
 
+_open_clients: weakref.WeakSet[OpenAIClient] = weakref.WeakSet()
+_exit_hook: list[bool] = []
+
+
+def _close_at_exit() -> None:
+    """Close connections still open on running loops (the sync API's core loop) when Python exits.
+
+    A CLI run or a script that never calls ``close()`` would otherwise end with
+    aiohttp's "Unclosed client session" warnings on stderr.
+    """
+    for client in list(_open_clients):
+        for loop, sdk in list(client._by_loop.items()):
+            if loop.is_running():
+                try:
+                    asyncio.run_coroutine_threadsafe(sdk.close(), loop).result(timeout=2)
+                except Exception:  # exiting anyway: a connection that will not close is let go
+                    pass
+        client._by_loop.clear()
+
+
 class OpenAIClient(CompletionsClient):
     """An ``LLMClient`` for OpenAI-compatible servers (OpenAI, DeepSeek, Qwen, Kimi, local)."""
+
+    _extra_body_key = "extra_body"  # the SDK refuses keywords it does not declare
 
     def __init__(
         self,
@@ -183,14 +232,10 @@ class OpenAIClient(CompletionsClient):
         import openai
 
         install_log_redaction(*_SDK_LOGGERS)
-        register_secret(api_key)
-        self.provider = provider
-        self.model = model
-        self.base_url = base_url
-        self.timeout_s = timeout_s
-        self.rules = rules or DEFAULT_RULES
-        self._secret = api_key
-        self._key_env = key_env
+        self._identity(
+            provider=provider, model=model, base_url=base_url, timeout_s=timeout_s, api_key=api_key, rules=rules,
+            key_env=key_env,
+        )
         self.transport = "custom" if http_client is not None else "httpx"
         if http_client is None and transport != "httpx" and _aiohttp_client_class() is not None:
             self.transport = "aiohttp"
@@ -218,6 +263,10 @@ class OpenAIClient(CompletionsClient):
             sdk = self._openai.AsyncOpenAI(
                 base_url=self.base_url, api_key=self._secret, timeout=self.timeout_s, max_retries=0, http_client=http_client
             )
+            if not _exit_hook:
+                atexit.register(_close_at_exit)
+                _exit_hook.append(True)
+            _open_clients.add(self)
             self._by_loop[loop] = sdk
         return sdk
 

@@ -54,7 +54,13 @@ _CONTEXT_EXCEEDED = re.compile(
     re.IGNORECASE,
 )
 _STREAM_ONLY = re.compile(r"only supports? stream(?:ing)?(?: mode)?|stream mode only|requires? stream(?:ing)? mode", re.IGNORECASE)
-_ILLEGAL_HEADER = re.compile(r"illegal header value|invalid header value|newline or carriage return", re.IGNORECASE)
+_ILLEGAL_HEADER = re.compile(
+    r"illegal header value|invalid header value|newline or carriage return|control character detected in header"
+    r"|header injection",
+    re.IGNORECASE,
+)
+_WRAPPER_PREFIX = re.compile(r"^(?:(?:litellm\.)?\w*(?:Error|Exception)\s*[-:]\s*)+")
+"""litellm's chain of class names before the server's words (``litellm.BadRequestError: OpenAIException - ...``)."""
 _SDK_PREFIX = re.compile(r"Error code: \d{3} - (?P<body>[\[{].*)$", re.DOTALL)
 
 
@@ -127,13 +133,21 @@ def _body_in_text(text: str) -> Any:
     return None
 
 
+def strip_wrappers(text: str) -> str:
+    """The server's words without litellm's chain of exception names in front."""
+    return _WRAPPER_PREFIX.sub("", text) or text
+
+
 def error_detail(exc: BaseException) -> str:
     """What the server said, as text (never just "Error code: 400")."""
     found = _message_of(getattr(exc, "body", None))
     if found:
         return found
     text = str(getattr(exc, "message", None) or exc)
-    return _message_of(_body_in_text(text)) or text or type(exc).__name__
+    found = _message_of(_body_in_text(text))
+    if found:
+        return found
+    return strip_wrappers(text) or type(exc).__name__
 
 
 def _clip(text: str) -> str:
@@ -203,9 +217,9 @@ def map_sdk_error(
         isinstance(exc, openai.APIError) and isinstance(status, int) and status >= 400
     )
     problem = key_problem(secret)
-    if problem and not is_status:
+    if problem:  # the header could not be sent: the SDKs word it many ways (litellm even as a 500)
         chain = f"{exc} {exc.__cause__ or ''} {exc.__context__ or ''}"
-        if _ILLEGAL_HEADER.search(chain) or isinstance(exc, openai.APIConnectionError):
+        if _ILLEGAL_HEADER.search(chain) or (not is_status and isinstance(exc, openai.APIConnectionError)):
             holder = f"the key in {key_env}" if key_env else "the API key"
             return AuthenticationError(f"illegal header value: {holder} {problem}", **where)
     cause = exc.__cause__ or exc.__context__
@@ -238,4 +252,5 @@ __all__ = [
     "says_context_exceeded",
     "says_stream_only",
     "says_tools_unsupported",
+    "strip_wrappers",
 ]

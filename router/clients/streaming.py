@@ -105,10 +105,10 @@ class StreamAssembler:
     def add_chunk(self, chunk: Any) -> list[StreamEvent]:
         """One chunk (``{"choices": [{"delta": ..., "finish_reason": ...}], "usage": ...}``)."""
         self.chunks += 1
-        data = as_dict(chunk)
-        if data.get("model"):
-            self.model = str(data["model"])
         try:
+            data = as_dict(chunk)
+            if data.get("model"):
+                self.model = str(data["model"])
             return self._add(data)
         except (AttributeError, KeyError, TypeError, ValueError, IndexError) as exc:
             raise MalformedResponseError(

@@ -195,8 +195,13 @@ def as_dict(obj: Any) -> dict[str, Any]:
         return dict(obj)
     dump = getattr(obj, "model_dump", None)
     if callable(dump):
-        return dict(dump())
-    return dict(getattr(obj, "__dict__", {}))
+        try:
+            return dict(dump(warnings=False))  # a field of an unexpected type (object arguments) is ours to judge
+        except TypeError:
+            return dict(dump())
+    if not hasattr(obj, "__dict__"):  # a string, number or list where an object belongs
+        raise TypeError(f"expected an object, got {type(obj).__name__}")
+    return dict(obj.__dict__)
 
 
 def usage_from(obj: Any) -> Usage | None:
@@ -236,7 +241,9 @@ def _read_completion(data: dict[str, Any], provider: str, model: str, latency_s:
         raise TypeError(f"message content is {type(content).__name__}")
     if content is None and calls:
         content = ""
-    finish = choice.get("finish_reason") or ("tool_calls" if calls else "stop")
+    # litellm maps finish reasons it does not know to "stop" and keeps the provider's under native_finish_reason
+    native = as_dict(choice.get("provider_specific_fields")).get("native_finish_reason")
+    finish = native or choice.get("finish_reason") or ("tool_calls" if calls else "stop")
     check_finish(finish, provider=provider, model=model)
     reasoning = text_or_none(message.get("reasoning_content")) or text_or_none(message.get("reasoning"))
     usage = usage_from(data.get("usage")) or usage_from(choice.get("usage"))
