@@ -157,7 +157,10 @@ def run_openai_direct(port: int, upstream: str, client: str = "openai") -> None:
             await self.client.close()
 
     app = create_app(Forward(), Forward.config.server, keys=KeyCheck([BENCH_KEY.encode()]))  # type: ignore[arg-type]
-    uvicorn.run(app, **uvicorn_options(build_parser().parse_args(["--port", str(port), "--log-level", "warning"])))
+    options = uvicorn_options(build_parser().parse_args(["--port", str(port), "--log-level", "warning"]))
+    if os.environ.get("ROUTER_BENCH_HTTP"):  # A/B: uvicorn's own protocol (two writes per response)
+        options["http"] = os.environ["ROUTER_BENCH_HTTP"]
+    uvicorn.run(app, **options)
 
 
 # --- load generator -----------------------------------------------------------------------------
