@@ -157,7 +157,10 @@ def run_openai_direct(port: int, upstream: str, client: str = "openai") -> None:
             await self.client.close()
 
     app = create_app(Forward(), Forward.config.server, keys=KeyCheck([BENCH_KEY.encode()]))  # type: ignore[arg-type]
-    uvicorn.run(app, **uvicorn_options(build_parser().parse_args(["--port", str(port), "--log-level", "warning"])))
+    options = uvicorn_options(build_parser().parse_args(["--port", str(port), "--log-level", "warning"]))
+    if os.environ.get("ROUTER_BENCH_HTTP"):  # A/B: uvicorn's own protocol (two writes per response)
+        options["http"] = os.environ["ROUTER_BENCH_HTTP"]
+    uvicorn.run(app, **options)
 
 
 # --- load generator -----------------------------------------------------------------------------
@@ -330,7 +333,8 @@ def main() -> int:
             for name in targets:
                 results[(name, concurrency)] = measure(ports[name], "/v1/chat/completions", concurrency, total)
             direct_after = measure(up_port, "/v1/chat/completions", concurrency, total)
-            results[("direct", concurrency)] = {k: (direct_before[k] + direct_after[k]) / 2 for k in direct_before}
+            # the quieter of the two direct runs: a busy machine's spikes should not shrink the difference
+            results[("direct", concurrency)] = {k: min(direct_before[k], direct_after[k]) for k in direct_before}
         _report(results, targets, args)
     finally:
         for process in targets.values():
@@ -342,6 +346,7 @@ def main() -> int:
 def _report(results: dict[tuple[str, int], dict[str, float]], targets: dict[str, subprocess.Popen[Any]],
             args: argparse.Namespace) -> None:
     print(f"\nserver overhead, upstream = fixed chat completion on 127.0.0.1, {os.cpu_count()} CPUs, "
+          f"load average {os.getloadavg()[0]:.1f}, "
           f"{args.requests} requests at c=1, {int(args.requests * 1.6)} at c=16")
     print(f"{'target':<32}{'c':>3}{'p50 ms':>9}{'p99 ms':>9}{'added p50':>11}{'added p99':>11}{'req/s':>9}{'RSS MiB':>9}")
     added: dict[tuple[str, int], tuple[float, float]] = {}
@@ -358,8 +363,8 @@ def _report(results: dict[tuple[str, int], dict[str, float]], targets: dict[str,
     for concurrency in (1, 16):
         if ("litellm proxy", concurrency) in added and (ours, concurrency) in added:
             mine, theirs = added[(ours, concurrency)], added[("litellm proxy", concurrency)]
-            print(f"c={concurrency}: litellm proxy / router added latency: p50 x{theirs[0] / max(mine[0], 1e-6):.1f}, "
-                  f"p99 x{theirs[1] / max(mine[1], 1e-6):.1f}")
+            ratios = [f"x{t / m:.1f}" if m > 0.01 else "n/a (ours below noise)" for t, m in zip(theirs, mine, strict=True)]
+            print(f"c={concurrency}: litellm proxy / router added latency: p50 {ratios[0]}, p99 {ratios[1]}")
     goals = added.get((ours, 1)), added.get((ours, 16))
     if goals[0] and goals[1]:
         print(f"goals: p50 <= 1 ms at c=1: {goals[0][0]:.3f} ms; p99 <= 3 ms at c=1: {goals[0][1]:.3f} ms; "

@@ -443,3 +443,24 @@ def test_the_serve_command_answers(tmp_path: Any, fake_server: FakeOpenAIServer)
         if process.poll() is None:
             process.kill()
     assert SERVER_KEY not in (process.stderr.read() if process.stderr else "")
+
+
+def test_a_client_that_hangs_up_mid_stream_stops_the_work(serve: Any, fake_server: FakeOpenAIServer) -> None:
+    import socket
+    import time
+
+    fake_server.enqueue(Slow(2.0, Text("nobody is listening")))
+    server = serve()
+    body = json.dumps({"model": "auto", "messages": HELLO, "stream": True}).encode()
+    with socket.create_connection(("127.0.0.1", server.port)) as sock:
+        sock.sendall(b"POST /v1/chat/completions HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\n"
+                     b"authorization: Bearer " + SERVER_KEY.encode() + b"\r\ncontent-length: %d\r\n\r\n" % len(body) + body)
+        deadline = time.monotonic() + 10
+        while not fake_server.requests:
+            assert time.monotonic() < deadline
+            time.sleep(0.01)
+    deadline = time.monotonic() + 10
+    while 'code="client_disconnected"} 1' not in httpx.get(server.url + "/metrics", headers=AUTH).text:
+        assert time.monotonic() < deadline, "the server did not notice the client leaving"
+        time.sleep(0.05)
+    assert httpx.get(server.url + "/healthz").json()["in_flight"] == 0

@@ -147,16 +147,17 @@ class ChatEndpoint:
     async def _stream(self, request: ChatCompletionRequest, receive: Receive, send: Send, started: float) -> int:
         task = asyncio.current_task()
         gone = asyncio.Event()
+        stream = _Stream(self, request, send, started)
 
         async def watch() -> None:
             while (await receive())["type"] != "http.disconnect":
                 pass
-            gone.set()
-            if task is not None:
-                task.cancel()
+            if not stream.ended:  # uvicorn also reports "disconnect" once the response is complete
+                gone.set()
+                if task is not None:
+                    task.cancel()
 
         watcher = asyncio.create_task(watch())
-        stream = _Stream(self, request, send, started)
         try:
             return await stream.run()
         except asyncio.CancelledError:
@@ -164,7 +165,8 @@ class ChatEndpoint:
                 task.uncancel()
                 self.metrics.errors.inc((*ENDPOINT, ("code", "client_disconnected")))
                 return 499
-            await stream.abort("the server is shutting down", code="server_shutdown", status=503)  # forced shutdown
+            if not stream.ended:  # a forced shutdown (uvicorn's graceful timeout): say so instead of going silent
+                await stream.abort("the server is shutting down", code="server_shutdown", status=503)
             raise
         finally:
             watcher.cancel()
@@ -176,6 +178,7 @@ class _Stream:
         self.gateway = request.mode is None
         self.writer = ChunkWriter(completion_id(), request.model)
         self.opened = False
+        self.ended = False
         self.mode = "direct" if request.mode is None else request.mode
         self.route_reason = ""
         self.provider = ""
@@ -203,6 +206,7 @@ class _Stream:
         await self._error(fail)
 
     async def _error(self, fail: HTTPFailure) -> int:
+        self.ended = True
         self.endpoint._fail(fail)
         if not self.opened:
             await respond_failure(self.send, fail)
@@ -264,6 +268,7 @@ class _Stream:
             pieces.append(self.writer.usage(answer))
         pieces.append(DONE)
         data = b"".join(pieces)
+        self.ended = True
         if not self.opened:
             await self._open(data)
             await self.send({"type": "http.response.body", "body": b"", "more_body": False})
