@@ -295,6 +295,8 @@ class Router:
         route = self._auto(self.route(question, provider=provider, model=model), question, "direct", requested=_is_auto(model))
         prompt_tokens = sum(estimate_tokens(str(m.get("content") or "")) for m in messages)
         plan = self.plan(route, needs_tools=bool(tools), prompt_tokens=prompt_tokens)
+        if on_event is not None:
+            on_event(RouteEvent(plan.first.provider, plan.first.model_id, _route_line(route, plan)))
         chain = self._chain(plan, on_event)
         if stream:
             response = None
