@@ -363,3 +363,11 @@ def test_no_false_positives_on_gsm8k_answers() -> None:
         tools.update(row["tools"])
     wrongly = [answer[:120] for answer in answers if recover_tool_calls(answer, tools) is not None]
     assert wrongly == []
+
+
+def test_a_fence_inside_a_json_string_in_a_fenced_call_is_still_the_call() -> None:
+    content = '```json\n{"name": "calculator", "arguments": {"expression": "```"}}\n```'
+    found = recover_tool_calls(content, {"calculator": {"type": "object", "properties": {"expression": {"type": "string"}}}})
+    assert found is not None and found.calls[0].arguments == '{"expression": "```"}'
+    two_blocks = '```json\n{"name": "calculator", "arguments": {}}\n```\nand then\n```json\n{"a": 1}\n```'
+    assert recover_tool_calls(two_blocks, {"calculator": {}}) is None

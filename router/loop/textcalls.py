@@ -225,8 +225,10 @@ def _fence_body(content: str) -> tuple[str, str] | None:
         return None
     language = content[3:newline].strip().lower()
     body = content[newline + 1 : -3]
-    if language not in _FENCE_LANGUAGES or "```" in body:
+    if language not in _FENCE_LANGUAGES:
         return None
+    # A body holding more fences (several blocks with prose between) fails the strict parse that follows,
+    # so a fence inside a JSON string value is allowed.
     return language, body.strip()
 
 
