@@ -12,8 +12,6 @@ from __future__ import annotations
 
 import itertools
 import json
-import re
-import threading
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Literal
@@ -21,6 +19,8 @@ from typing import TYPE_CHECKING, Any, Literal
 from router.errors import MalformedResponseError, MessageChainError, ToolsUnsupportedError, UsageError
 from router.loop import text_react
 from router.loop.chain import validate_messages
+from router.loop.memory import DEFAULT_PROTOCOL_MEMORY, ProtocolMemory
+from router.loop.notes import CONTINUE, CUT_TOOL_CALL, FINAL_PROMPTS, NOTES, without_own_instructions
 from router.loop.tool_runner import LoopEvent, PreparedCall, ToolRunner, parse_native_arguments
 from router.tools.registry import ToolRegistry
 from router.types import (
@@ -41,60 +41,6 @@ if TYPE_CHECKING:
     from router.config import LoopSettings
 
 ProtocolName = Literal["native", "text", "auto"]
-
-CUT_TOOL_CALL = (
-    "[router] Your last reply was cut off by the output length limit while writing a tool call, so the call "
-    "was NOT executed. Call the tool again with shorter arguments, or answer directly."
-)
-CONTINUE = "[router] Your answer was cut off by the length limit. Continue exactly where you stopped, without repeating."
-FINAL_PROMPTS = {
-    "max_steps": "[router] The tool step limit ({max_steps}) has been reached. Do not call tools. Give your best final "
-    "answer from what is known so far.",
-    "repeated_calls": "[router] You keep repeating the same tool call and already have its result. Do not call tools. "
-    "Give your final answer now from the results above.",
-}
-NOTES = {
-    "max_steps": "[注意 / note: stopped at the tool step limit ({max_steps}) while the model still wanted tools; "
-    "this answer was cut short and may be incomplete]",
-    "repeated_calls": "[注意 / note: stopped because the model kept repeating the same tool call]",
-    "length": "[注意 / note: the answer was cut off by the length limit]",
-}
-_OWN_LINES = re.compile(r"^[^\n]*\[router\][^\n]*(?:\n|$)", re.MULTILINE)
-
-
-def without_own_instructions(text: str) -> str:
-    """A model sometimes quotes our "[router] ..." instructions back; they never reach the user."""
-    return _OWN_LINES.sub("", text).strip() if "[router]" in text else text
-
-
-class ProtocolMemory:
-    """Providers that refused native tools, so later runs start in text mode directly."""
-
-    def __init__(self) -> None:
-        self._downgraded: dict[str, str] = {}
-        self._lock = threading.Lock()
-
-    def remember(self, provider: str, reason: str = "") -> None:
-        with self._lock:
-            self._downgraded[provider] = reason
-
-    def is_downgraded(self, provider: str) -> bool:
-        with self._lock:
-            return provider in self._downgraded
-
-    def forget(self, provider: str | None = None) -> None:
-        with self._lock:
-            if provider is None:
-                self._downgraded.clear()
-            else:
-                self._downgraded.pop(provider, None)
-
-    def downgraded(self) -> dict[str, str]:
-        with self._lock:
-            return dict(self._downgraded)
-
-
-DEFAULT_PROTOCOL_MEMORY = ProtocolMemory()
 
 
 class _Downgrade(Exception):
