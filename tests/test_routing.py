@@ -433,3 +433,24 @@ def test_routing_with_3000_aliases_still_finds_the_right_name() -> None:
     assert route_model("use crowd14990", config).provider == "deepseek"  # not an alias: a longer word
     assert route_model("is crowd0001 better than kimi?", config).provider == "deepseek"
     assert resolve_provider(config, "CROWD0042") == "crowd"
+
+
+def test_long_texts_full_of_names_still_find_a_request_at_either_end(config: RouterConfig) -> None:
+    pasted = "kimi, qwen and gpt are compared below. " * 200
+    assert route_model(pasted + "用 kimi 回答这个问题", config).provider == "kimi"
+    assert route_model("ask qwen to summarise this:\n" + pasted, config).provider == "qwen"
+    assert route_model(pasted, config).provider == "deepseek"
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["kimi" + " " * 50_000 + "帮我", "kimi\n" * 10_000, "use gpt" + "-1" * 10_000 + "_", "use local/" + "a:" * 10_000],
+)
+def test_hostile_inputs_get_a_sane_route(config: RouterConfig, text: str) -> None:
+    route = route_model(text, config)  # time is measured by bench/routing_names.py, not here
+    assert len(route.model) <= 128
+
+
+def test_a_comparison_in_an_earlier_sentence_does_not_cancel_a_request(config: RouterConfig) -> None:
+    assert route_model("qwen 和 gpt 哪个好我不关心。用kimi回答：今天星期几", config).provider == "kimi"
+    assert route_model("Forget qwen or gpt. Ask kimi instead", config).provider == "kimi"
