@@ -196,6 +196,8 @@ def test_only_the_configured_default_is_not_explicit(config: RouterConfig) -> No
         # "<name> please: ..."
         ("kimi please: 写一首诗", "kimi", "moonshot-v1-8k"),
         ("ChatGPT please translate this", "openai", "gpt-4o-mini"),
+        ("I have a question, and now qwen please: what is 2+2?", "qwen", "qwen-plus"),
+        ("下面这个问题，千问请：解释一下", "qwen", "qwen-plus"),
         # "how would <name> answer ..."
         ("how would kimi answer this: what is 2+2?", "kimi", "moonshot-v1-8k"),
         ("What would ChatGPT say about this?", "openai", "gpt-4o-mini"),
@@ -242,6 +244,13 @@ def test_an_unlisted_model_named_with_its_provider_routes_and_says_so(
     route = route_model(question, config)
     assert (route.provider, route.model, route.model_listed) == (provider, model, False)
     assert f"question asks for {provider}/{model} (not listed in providers.yaml)" in route.reason
+
+
+def test_the_reason_quotes_the_new_forms(config: RouterConfig) -> None:
+    assert route_model("I wonder, how would kimi answer this?", config).reason == "question asks for kimi ('how would kimi')"
+    assert route_model("kimi 会怎么回答这个问题", config).reason == "question asks for kimi ('kimi 会怎么回答')"
+    assert route_model("so then, kimi please: 2+2?", config).reason == "question asks for kimi ('kimi please')"
+    assert route_model("Qwen, summarise this", config).reason == "question asks for qwen ('Qwen')"
 
 
 def test_the_unlisted_reason_quotes_the_request(config: RouterConfig) -> None:

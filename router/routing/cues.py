@@ -96,6 +96,8 @@ _ADDRESS_AFTER = re.compile(
 )
 
 
+# "..., then kimi please: ...": a colon after "please" is an instruction wherever the name is.
+_PLEASE_COLON = re.compile(r"^\s*[,，]?\s*(please|请)\s*[:：]", re.I)
 _SPACES = re.compile(r"\s{2,}")
 
 
@@ -129,10 +131,10 @@ def request_cue(question: str, start: int, end: int, rivals: Sequence[tuple[int,
             return None
     if _AFTER_TOPIC.match(after):
         return None
-    if _EN_WOULD_BEFORE.search(clause_before) and _EN_WOULD_AFTER.match(after):
-        return f"{clause_before.strip()} {name}"
-    if _ZH_WOULD_AFTER.match(after) and not re.search(r"(?:为什么|为何)[^。！？!?]*$", clause_before):
-        return name + " " + _ZH_WOULD_AFTER.match(after).group(0).strip()  # type: ignore[union-attr]
+    if (m := _EN_WOULD_BEFORE.search(clause_before)) and _EN_WOULD_AFTER.match(after):
+        return f"{m.group(0).strip()} {name}"
+    if (m := _ZH_WOULD_AFTER.match(after)) and not re.search(r"(?:为什么|为何)[^。！？!?]*$", clause_before):
+        return f"{name} {m.group(0).strip()}"
     near = before[-40:]  # a request verb sits right before the name; the window keeps long texts cheap
     if m := _ZH_REQUEST_BEFORE.search(near):
         head = near[: m.start()]
@@ -150,6 +152,8 @@ def request_cue(question: str, start: int, end: int, rivals: Sequence[tuple[int,
         if _EN_ANSWER_VERB.search(head) or ((at_start or _AFTER_REQUEST.match(after)) and not _EN_DELIBERATION.search(head)):
             return f"{m.group(0).strip()} {name}"
         return None
+    if m := _PLEASE_COLON.match(after):
+        return f"{name} {m.group(1)}"
     if _GREETING_ONLY.match(clause_before) and _ADDRESS_AFTER.match(after):
         return name  # addressed: "Kimi, ...", "kimi 帮我查下 ...", "Qwen please: ..."
     return None
