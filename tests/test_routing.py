@@ -6,6 +6,8 @@ import dataclasses
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from router.config import RouterConfig, load_config, parse_config
 from router.errors import ConfigError, UsageError
@@ -463,3 +465,16 @@ def test_hostile_inputs_get_a_sane_route(config: RouterConfig, text: str) -> Non
 def test_a_comparison_in_an_earlier_sentence_does_not_cancel_a_request(config: RouterConfig) -> None:
     assert route_model("qwen 和 gpt 哪个好我不关心。用kimi回答：今天星期几", config).provider == "kimi"
     assert route_model("Forget qwen or gpt. Ask kimi instead", config).provider == "kimi"
+
+
+_WORDS = ["kimi", "qwen", "gpt", "gpt-4o", "qwen-turbo", "千问", "用", "让", "ask", "use", "please", "的", "模型", "回答",
+          "帮我", "or", "还是", "/", ":", "，", ",", " ", "\n", "'s", "how would", "answer", "o3", "@", "-", "4.1", "mini"]
+
+
+@given(st.lists(st.one_of(st.sampled_from(_WORDS), st.text(max_size=5)), max_size=30))
+@settings(max_examples=300, deadline=None)
+def test_any_text_gets_a_route_to_a_configured_provider(parts: list[str]) -> None:
+    config = parse_config(YAML_TEXT, "providers.yaml")
+    route = route_model("".join(parts), config)
+    assert route.provider in config.providers and route.model.strip() and route.reason
+    assert route.model_listed or route.model not in {m.id for m in config.providers[route.provider].models}
