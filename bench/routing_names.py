@@ -4,7 +4,8 @@ Prints the median time of ``route_model`` per question with the shipped provider
 (about 30 names) and with 3,000 extra aliases, and their ratio (target: <= 2x, i.e. the
 cost does not grow with the number of aliases). For contrast it also times the
 v0.1.0 matcher shape on the same 3,000 names: one flat alternation with lookarounds
-on every alternative, which the regex engine tries one by one at every position.
+on every alternative, which the regex engine tries one by one at every position, and
+prints the worst time of route_model over a few hostile 100-300 KB inputs.
 
     python bench/routing_names.py [--aliases 3000] [--rounds 30]
 """
@@ -74,6 +75,27 @@ def matcher_us(pattern: re.Pattern[str], rounds: int, fold: bool) -> float:
     return statistics.median(samples)
 
 
+HOSTILE = {
+    "100 KB of spaces after a name": "kimi" + " " * 100_000 + "x",
+    "100 KB of newlines between names": "kimi\n" * 20_000,
+    "a 100 KB dashed version tail": "use gpt" + "-1" * 50_000 + "_",
+    "20,000 compared names": "use kimi or " * 20_000,
+    "30,000 Chinese names": "用千问的" * 30_000,
+    "a 100 KB path after provider/": "use local/" + "a:" * 50_000,
+}
+
+
+def hostile_worst_ms() -> tuple[str, float]:
+    config = parse_config((REPO / "providers.yaml").read_text(encoding="utf-8"), "providers.yaml")
+    worst = ("", 0.0)
+    for label, text in HOSTILE.items():
+        start = time.perf_counter()
+        route_model(text, config)
+        elapsed = (time.perf_counter() - start) * 1e3
+        worst = max(worst, (label, elapsed), key=lambda item: item[1])
+    return worst
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--aliases", type=int, default=3000)
@@ -100,6 +122,9 @@ def main() -> None:
     flat_us = matcher_us(flat, max(3, args.rounds // 10), fold=False)
     print(f"matcher only, {len(_table(big).names)} names: prefix tree {trie_us:.1f} us/question, "
           f"v0.1.0 flat alternation {flat_us:.1f} us/question ({flat_us / trie_us:.0f}x slower)")
+    label, worst = hostile_worst_ms()
+    print(f"hostile inputs (100-300 KB each): worst {worst:.0f} ms ({label}); target <= 500 ms "
+          f"{'OK' if worst <= 500 else 'MISSED'}")
 
 
 if __name__ == "__main__":

@@ -6,6 +6,8 @@ import dataclasses
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from router.config import RouterConfig, load_config, parse_config
 from router.errors import ConfigError, UsageError
@@ -196,6 +198,8 @@ def test_only_the_configured_default_is_not_explicit(config: RouterConfig) -> No
         # "<name> please: ..."
         ("kimi please: 写一首诗", "kimi", "moonshot-v1-8k"),
         ("ChatGPT please translate this", "openai", "gpt-4o-mini"),
+        ("I have a question, and now qwen please: what is 2+2?", "qwen", "qwen-plus"),
+        ("下面这个问题，千问请：解释一下", "qwen", "qwen-plus"),
         # "how would <name> answer ..."
         ("how would kimi answer this: what is 2+2?", "kimi", "moonshot-v1-8k"),
         ("What would ChatGPT say about this?", "openai", "gpt-4o-mini"),
@@ -242,6 +246,13 @@ def test_an_unlisted_model_named_with_its_provider_routes_and_says_so(
     route = route_model(question, config)
     assert (route.provider, route.model, route.model_listed) == (provider, model, False)
     assert f"question asks for {provider}/{model} (not listed in providers.yaml)" in route.reason
+
+
+def test_the_reason_quotes_the_new_forms(config: RouterConfig) -> None:
+    assert route_model("I wonder, how would kimi answer this?", config).reason == "question asks for kimi ('how would kimi')"
+    assert route_model("kimi 会怎么回答这个问题", config).reason == "question asks for kimi ('kimi 会怎么回答')"
+    assert route_model("so then, kimi please: 2+2?", config).reason == "question asks for kimi ('kimi please')"
+    assert route_model("Qwen, summarise this", config).reason == "question asks for qwen ('Qwen')"
 
 
 def test_the_unlisted_reason_quotes_the_request(config: RouterConfig) -> None:
@@ -433,3 +444,37 @@ def test_routing_with_3000_aliases_still_finds_the_right_name() -> None:
     assert route_model("use crowd14990", config).provider == "deepseek"  # not an alias: a longer word
     assert route_model("is crowd0001 better than kimi?", config).provider == "deepseek"
     assert resolve_provider(config, "CROWD0042") == "crowd"
+
+
+def test_long_texts_full_of_names_still_find_a_request_at_either_end(config: RouterConfig) -> None:
+    pasted = "kimi, qwen and gpt are compared below. " * 200
+    assert route_model(pasted + "用 kimi 回答这个问题", config).provider == "kimi"
+    assert route_model("ask qwen to summarise this:\n" + pasted, config).provider == "qwen"
+    assert route_model(pasted, config).provider == "deepseek"
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["kimi" + " " * 50_000 + "帮我", "kimi\n" * 10_000, "use gpt" + "-1" * 10_000 + "_", "use local/" + "a:" * 10_000],
+)
+def test_hostile_inputs_get_a_sane_route(config: RouterConfig, text: str) -> None:
+    route = route_model(text, config)  # time is measured by bench/routing_names.py, not here
+    assert len(route.model) <= 128
+
+
+def test_a_comparison_in_an_earlier_sentence_does_not_cancel_a_request(config: RouterConfig) -> None:
+    assert route_model("qwen 和 gpt 哪个好我不关心。用kimi回答：今天星期几", config).provider == "kimi"
+    assert route_model("Forget qwen or gpt. Ask kimi instead", config).provider == "kimi"
+
+
+_WORDS = ["kimi", "qwen", "gpt", "gpt-4o", "qwen-turbo", "千问", "用", "让", "ask", "use", "please", "的", "模型", "回答",
+          "帮我", "or", "还是", "/", ":", "，", ",", " ", "\n", "'s", "how would", "answer", "o3", "@", "-", "4.1", "mini"]
+
+
+@given(st.lists(st.one_of(st.sampled_from(_WORDS), st.text(max_size=5)), max_size=30))
+@settings(max_examples=300, deadline=None)
+def test_any_text_gets_a_route_to_a_configured_provider(parts: list[str]) -> None:
+    config = parse_config(YAML_TEXT, "providers.yaml")
+    route = route_model("".join(parts), config)
+    assert route.provider in config.providers and route.model.strip() and route.reason
+    assert route.model_listed or route.model not in {m.id for m in config.providers[route.provider].models}

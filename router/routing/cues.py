@@ -72,8 +72,9 @@ _AFTER_TOPIC = re.compile(
     r"vs\.?|versus|or\b|compared|is\b|was\b|are\b|stand|better|worse|cost|price|company)",
     re.I,
 )
-# Text between two different names that makes them alternatives rather than a request.
-_JOINED = re.compile(r"\b(?:or|and|vs\.?|versus|compared?|than|better|worse)\b|还是|或|和|与|跟|比|对比|比较|、|/", re.I)
+# Text between two different names that makes them alternatives rather than a request
+# (a bare comma too: "kimi, qwen and gpt are ..." is a list, "Kimi, what is qwen?" is not).
+_JOINED = re.compile(r"\b(?:or|and|vs\.?|versus|compared?|than|better|worse)\b|还是|或|和|与|跟|比|对比|比较|、|/|^\s*[,，]\s*$", re.I)
 
 # Before a name addressed at the start of a clause: nothing, or a greeting.
 _GREETING_ONLY = re.compile(r"^\s*(?:(?:hey|hi|hello|ok|okay|嗨|喂|哈喽|你好|那|好)[\s,，!！]*)?$", re.I)
@@ -95,6 +96,15 @@ _ADDRESS_AFTER = re.compile(
 )
 
 
+# "..., then kimi please: ...": a colon after "please" is an instruction wherever the name is.
+_PLEASE_COLON = re.compile(r"^\s*[,，]?\s*(please|请)\s*[:：]", re.I)
+_SPACES = re.compile(r"\s{2,}")
+
+
+def _squeeze(text: str) -> str:
+    return _SPACES.sub(lambda m: "\n" if "\n" in m.group(0) else " ", text)
+
+
 def _before_clause(before: str) -> str:
     return re.split(r"[.!?。！？;；\n]", before[-200:])[-1]
 
@@ -106,21 +116,25 @@ def request_cue(question: str, start: int, end: int, rivals: Sequence[tuple[int,
     to one of them by "or", "还是", "than", ... is being compared, not asked for.
     """
     name = question[start:end]
-    before = question[:start]
-    after = question[end:]
+    # A request sits right around the name: bounded windows with whitespace runs squeezed
+    # keep every pattern below cheap on hostile input (100 KB of spaces or newlines).
+    before = _squeeze(question[max(0, start - 400) : start])
+    after = _squeeze(question[end : end + 200])
     clause_before = _before_clause(before)
     if before.endswith("@") and not re.search(r"[A-Za-z0-9._%+-]@$", before):  # "@qwen", not "me@qwen.com"
         return "@" + name
     for lo, hi in rivals:
+        if (lo - end if lo >= end else start - hi) > 40:
+            continue
         between = question[end:lo] if lo >= end else question[hi:start]
-        if len(between) <= 40 and _JOINED.search(between):
+        if _JOINED.search(between) and not re.search(r"[。！？；\n]|[.!?;]\s", between + " "):
             return None
     if _AFTER_TOPIC.match(after):
         return None
-    if _EN_WOULD_BEFORE.search(clause_before) and _EN_WOULD_AFTER.match(after):
-        return f"{clause_before.strip()} {name}"
-    if _ZH_WOULD_AFTER.match(after) and not re.search(r"(?:为什么|为何)[^。！？!?]*$", clause_before):
-        return name + " " + _ZH_WOULD_AFTER.match(after).group(0).strip()  # type: ignore[union-attr]
+    if (m := _EN_WOULD_BEFORE.search(clause_before)) and _EN_WOULD_AFTER.match(after):
+        return f"{m.group(0).strip()} {name}"
+    if (m := _ZH_WOULD_AFTER.match(after)) and not re.search(r"(?:为什么|为何)[^。！？!?]*$", clause_before):
+        return f"{name} {m.group(0).strip()}"
     near = before[-40:]  # a request verb sits right before the name; the window keeps long texts cheap
     if m := _ZH_REQUEST_BEFORE.search(near):
         head = near[: m.start()]
@@ -138,6 +152,8 @@ def request_cue(question: str, start: int, end: int, rivals: Sequence[tuple[int,
         if _EN_ANSWER_VERB.search(head) or ((at_start or _AFTER_REQUEST.match(after)) and not _EN_DELIBERATION.search(head)):
             return f"{m.group(0).strip()} {name}"
         return None
+    if m := _PLEASE_COLON.match(after):
+        return f"{name} {m.group(1)}"
     if _GREETING_ONLY.match(clause_before) and _ADDRESS_AFTER.match(after):
         return name  # addressed: "Kimi, ...", "kimi 帮我查下 ...", "Qwen please: ..."
     return None

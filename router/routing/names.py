@@ -194,6 +194,8 @@ def _fold(text: str) -> str:
 
 
 def _is_variant(tail: str) -> bool:
+    if len(tail) > 64:  # no model id is that long: a pasted run of digits and dashes
+        return False
     return any(ch.isdigit() for ch in tail) or any(part in _VARIANTS for part in tail.split("-"))
 
 
@@ -322,7 +324,8 @@ def _model_after(question: str, mention: _Mention, following: _Mention | None, c
     """'用千问的 qwen-turbo', 'ask openai gpt-4.1-mini', 'use deepseek/deepseek-chat': the model id
     written right after a provider name belongs to it; anything else leaves the provider's default."""
     after = question[mention.end : mention.end + 120]
-    if following is not None and following.model is not None and following.provider == mention.provider:
+    if following is not None and following.model is not None and following.provider == mention.provider \
+            and following.start - mention.end <= 8:
         if re.fullmatch(r"/|\s*(?:的|'s|’s)?\s*", question[mention.end : following.start]):
             return _Mention(mention.provider, following.model, following.listed, mention.start, following.end)
     m = _MODEL_AFTER.match(after)
@@ -340,9 +343,17 @@ def _model_after(question: str, mention: _Mention, following: _Mention | None, c
     return _Mention(mention.provider, resolved, listed, mention.start, mention.end + m.end())
 
 
+# A question naming more models than this is a text about models: only the names near its
+# start and its end, where an instruction would be, are examined (bounded time on long input).
+_EXAMINED = 64
+
+
 def _find_request(question: str, config: RouterConfig) -> tuple[_Mention, str] | None:
     mentions = _mentions(question, _table(config))  # in order of appearance, never overlapping
-    for i, mention in enumerate(mentions):
+    count = len(mentions)
+    indices = range(count) if count <= 2 * _EXAMINED else [*range(_EXAMINED), *range(count - _EXAMINED, count)]
+    for i in indices:
+        mention = mentions[i]
         neighbours = mentions[max(i - 1, 0) : i] + mentions[i + 1 : i + 2]
         rivals = [(o.start, o.end) for o in neighbours if o.provider != mention.provider]
         cue = request_cue(question, mention.start, mention.end, rivals)
