@@ -323,6 +323,7 @@ class Router:
             finish_reason=response.finish_reason or "stop",
             tool_calls=message.tool_calls,
             reasoning_content=message.reasoning_content,
+            refused=not message.content and bool(message.refusal),
         )
         return self._finish(result, plan, route, started, mode="direct", mode_reason="direct completion")
 
@@ -405,6 +406,8 @@ def _warnings(mode: str, result: Answer, config: RouterConfig, provider: str, mo
         out.append("no tool call succeeded: the answer is not grounded in tool results")
     if result.stopped_reason not in ("answer", "stop"):
         out.append(f"the loop stopped early ({result.stopped_reason}); the answer is a best effort")
+    if result.refused:
+        out.append("the model refused to answer; its refusal is the text")
     if result.finish_reason == "content_filter":
         out.append("the provider's content filter cut or changed this answer")
     if provider in config.providers and config.provider(provider).small_model:

@@ -208,6 +208,8 @@ class Answer:
     tool_calls: tuple[ToolCall, ...] = ()
     """Calls the model asked for and nobody ran: only when the caller brought its own tools (gateway)."""
     reasoning_content: str | None = None
+    refused: bool = False
+    """The model refused (its ``refusal`` text is the answer)."""
 
     @property
     def answer(self) -> str:

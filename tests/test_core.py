@@ -198,3 +198,17 @@ def test_history_reaches_the_model() -> None:
     sent = alpha.calls[0].messages
     assert {"role": "user", "content": "My name is Ada."} in sent
     assert sent[-1]["role"] == "user" and "What is my name?" in sent[-1]["content"]
+
+
+def test_a_refusal_carries_a_warning() -> None:
+    from router.types import AssistantMessage, ChatResponse
+
+    refusal = ChatResponse(AssistantMessage(content=None, refusal="No."), finish_reason="stop")
+    answer = make(alpha=ScriptedLLM([refusal])).ask("Why is the sky blue?", mode="cot")
+    assert answer.text == "No." and answer.refused and any("refused" in w for w in answer.warnings)
+    gateway = make(alpha=ScriptedLLM([refusal]))
+    from router.aio import run_sync
+
+    direct = run_sync(gateway.achat([{"role": "user", "content": "hi"}]))
+    assert direct.text == "No." and direct.refused
+    assert any("refused" in w for w in direct.warnings)

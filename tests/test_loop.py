@@ -659,3 +659,9 @@ def test_an_answer_that_merely_contains_json_is_not_a_call(registry: ToolRegistr
     text = 'Use this config: {"name": "add", "arguments": {"a": 1}} and you are done.'
     result = run_tools(ScriptedLLM([text_response(text)]), QUESTION, registry)
     assert result.tool_records == () and result.answer == text
+
+
+def test_a_refusal_is_the_answer_and_is_marked(registry: ToolRegistry) -> None:
+    refusal = ChatResponse(AssistantMessage(content=None, refusal="I can't help with that."), finish_reason="stop")
+    result = run_tools(ScriptedLLM([refusal]), QUESTION, registry)
+    assert result.answer == "I can't help with that." and result.refused

@@ -90,6 +90,7 @@ class _Run:
         self.schemas = {item.name: item.schema["function"].get("parameters", {}) for item in registry}
         self.streamed = False
         self.offered = False
+        self.refused = False
 
     # --- requests ---------------------------------------------------------------------------
 
@@ -137,6 +138,7 @@ class _Run:
             message = self.recover_text_calls(message)
         if self.protocol == "native":
             if not message.tool_calls:
+                self.refused = not message.content and bool(message.refusal)
                 return "answer", message.content or message.refusal or ""
             if response.finish_reason == "length":
                 return "cut", None
@@ -275,6 +277,7 @@ class _Run:
             grounded=any(record.ok for record in records),
             protocol=self.protocol,
             attempts=tuple(self.attempts),
+            refused=self.refused,
         )
 
 

@@ -50,6 +50,7 @@ class _Session:
     attempts: list[Attempt] = field(default_factory=list)
     requests: int = 0
     cut_by_length: bool = False
+    refused: bool = False
 
     async def ask(self, messages: list[dict[str, Any]]) -> str:
         response = await self._stream(messages) if self.stream else await self.llm.achat(messages, options=self.options)
@@ -59,6 +60,9 @@ class _Session:
         if response.finish_reason == "length":
             self.cut_by_length = True
         message = response.message
+        if not message.content and message.refusal:
+            self.refused = True
+            return message.refusal
         # Reasoning models sometimes put everything in reasoning_content (the seeds do the same).
         return message.content or message.reasoning_content or ""
 
@@ -93,6 +97,7 @@ class _Session:
             stages=dict(stages or {}),
             messages=(*messages, {"role": "assistant", "content": text}),
             attempts=tuple(self.attempts),
+            refused=self.refused,
         )
 
 
