@@ -337,6 +337,15 @@ class Router:
                     yield ToolCallEvent(call.name, call.id, call.arguments)
             yield event
 
+    async def open_circuits(self) -> list[tuple[str, str]]:
+        """(provider, model) whose circuit breaker is open now (for /metrics), read from the shared store."""
+        out = []
+        for name, settings in self.config.providers.items():
+            for model in settings.models:
+                if (await self._breaker.state(f"{name}/{model.id}")).state != "closed":
+                    out.append((name, model.id))
+        return out
+
     def models(self) -> list[tuple[str, str]]:
         """(id, owned_by) for /v1/models: ``auto``, the tiers, then every provider/model."""
         out = [("auto", "router"), *((tier, "router") for tier in self.config.routing.tiers)]

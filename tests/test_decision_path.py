@@ -168,3 +168,15 @@ def test_router_closes_the_clients_it_built_but_not_injected_ones() -> None:
         built = router.client_for("beta", "beta-1")
     assert not injected.closed
     assert built.__class__.__name__ == "OpenAIClient"
+
+
+def test_open_circuits_are_listed_for_the_metrics() -> None:
+    from router.aio import run_sync
+
+    config = parse_config(CONFIG.replace("retry: {max_wait_s: 0, cooldown_s: 60, failures_before_cooldown: 5}",
+                                         "retry: {max_wait_s: 0}\nbreaker: {failures: 1, window_s: 30, cooldown_s: 60}"), "d.yaml")
+    alpha = ScriptedLLM([ProviderUnavailableError("HTTP 503: down", provider="alpha")], provider="alpha")
+    router = Router(config, clients={"alpha": alpha, "beta": ScriptedLLM([text_response("ok")], provider="beta")})
+    assert run_sync(router.open_circuits()) == []
+    router.ask("hi", mode="cot")
+    assert run_sync(router.open_circuits()) == [("alpha", "alpha-1")]

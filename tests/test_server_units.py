@@ -140,7 +140,8 @@ def test_metrics_render_prometheus_text() -> None:
     metrics.requests.inc((("endpoint", "/v1/chat/completions"), ("status", "200")))
     metrics.latency.observe(0.02, (("endpoint", "/v1/chat/completions"),))
     metrics.record_answer("deepseek", "deepseek-chat", 10, 5, 0.001, fell_back=True)
-    text = metrics.render()
+    assert metrics.open_circuits is not None
+    text = metrics.render(metrics.open_circuits())
     assert 'router_requests_total{endpoint="/v1/chat/completions",status="200"} 1' in text
     assert 'router_request_duration_seconds_bucket{endpoint="/v1/chat/completions",le="0.025"} 1' in text
     assert 'router_request_duration_seconds_bucket{endpoint="/v1/chat/completions",le="0.01"} 0' in text

@@ -13,6 +13,7 @@ because every microsecond there is added to every call. Three ways to answer:
 
 from __future__ import annotations
 
+import inspect
 import json
 import logging
 import time
@@ -218,7 +219,10 @@ def create_app(router: Engine, settings: ServerSettings | None = None, *, keys: 
         return Response(b'{"status":"ok","in_flight":%d}' % metrics.in_flight, media_type="application/json")
 
     async def prometheus(request: Request) -> Response:
-        return Response(metrics.render(), media_type="text/plain; version=0.0.4; charset=utf-8")
+        circuits: Any = metrics.open_circuits() if metrics.open_circuits is not None else ()
+        if inspect.isawaitable(circuits):
+            circuits = await circuits
+        return Response(metrics.render(circuits), media_type="text/plain; version=0.0.4; charset=utf-8")
 
     async def not_found(request: Request, exc: Exception) -> Response:
         fail = failure(404, f"no such endpoint: {request.method} {request.url.path}", code="not_found")

@@ -99,14 +99,15 @@ class Metrics:
         if fell_back:
             self.fallbacks.inc(who)
 
-    def render(self) -> str:
+    def render(self, circuits: Iterable[tuple[str, str]] = ()) -> str:
+        """The Prometheus text; ``circuits`` are the open breakers, read (asynchronously) by the caller."""
+        circuits = list(circuits)
         lines: list[str] = []
         for metric in (self.requests, self.errors, self.rejected, self.latency, self.overhead, self.tokens, self.cost,
                        self.fallbacks):
             lines.extend(metric.render())
         lines += ["# HELP router_in_flight requests being answered now", "# TYPE router_in_flight gauge",
                   f"router_in_flight {self.in_flight}"]
-        circuits = list(self.open_circuits()) if self.open_circuits is not None else []
         lines += ["# HELP router_open_circuits circuit breakers open now", "# TYPE router_open_circuits gauge",
                   f"router_open_circuits {len(circuits)}"]
         lines += ["# HELP router_circuit_open an open circuit breaker", "# TYPE router_circuit_open gauge"]
