@@ -104,6 +104,12 @@ class LazyClient(SyncClient):
         return f"LazyClient({self.provider}/{self.model}{'' if self._client is None else ', built'})"
 
 
+def _built(candidate: Candidate) -> LLMClient:
+    """The candidate's client, built now: construction (imports, key lookup) is not the provider's time."""
+    client = candidate.client
+    return client.get() if isinstance(client, LazyClient) else client
+
+
 def _counts_against_provider(exc: ProviderError) -> bool:
     return exc.kind in ("auth", "rate_limit", "timeout", "unavailable", "malformed")
 
@@ -233,26 +239,35 @@ class ResilientClient(SyncClient):
 
     # --- after a try ------------------------------------------------------------------
 
+    def _stops(self, exc: ProviderError) -> bool:
+        """The whole chain stops: tools refused (the loop downgrades to text ReAct), or a content policy
+        refusal the configuration says to accept rather than send elsewhere."""
+        if isinstance(exc, ToolsUnsupportedError):
+            return True
+        return isinstance(exc, ContentPolicyError) and self.on_content_filter == "answer"
+
     def _moves_on(self, exc: ProviderError, candidate: Candidate) -> bool:
         """No retry of the same candidate: go to the next one now."""
-        if not exc.retryable or isinstance(exc, ToolsUnsupportedError):
+        if not exc.retryable:
             return True
         if isinstance(exc, RateLimitError) and (exc.retry_after or 0) > self.max_wait_s:
             return True
         return isinstance(exc, ProviderTimeoutError) and candidate is not self.candidates[-1]
 
-    async def _failed(self, candidate: Candidate, exc: ProviderError, started: float, attempts: list[Attempt]) -> None:
-        """Record a failed try (redacted) and let it count towards the model's circuit breaker."""
+    async def _failed(self, candidate: Candidate, exc: ProviderError, started: float, attempts: list[Attempt]) -> bool:
+        """Record a failed try (redacted), count it towards the breaker; False when the breaker is now open."""
         attempts.append(Attempt(candidate.provider, candidate.model, ok=False, error_kind=exc.kind,
                                 error=redact(str(exc)), latency_s=self._clock() - started))  # fmt: skip
+        still_closed = True
         if _counts_against_provider(exc):
-            await self.breaker.record_failure(f"{candidate.provider}/{candidate.model}")
+            still_closed = (await self.breaker.record_failure(f"{candidate.provider}/{candidate.model}")).allowed
         if isinstance(exc, AuthenticationError) and self.guards.auth is not None:
             status = f"HTTP {exc.status}" if exc.status else "authentication failed"
             if await self.guards.auth.mark(candidate.provider, candidate.key_id, status):
                 where = f" in {candidate.key_env}" if candidate.key_env else ""
                 self._say(f"{candidate.provider}: its API key was refused ({status}); "
                           f"{candidate.provider} is skipped until the key{where} changes")  # fmt: skip
+        return still_closed
 
     async def _succeeded(
         self, candidate: Candidate, started: float, attempts: list[Attempt], usage: Usage, estimate: int
@@ -305,17 +320,16 @@ class ResilientClient(SyncClient):
             for number in range(tries):
                 started = self._clock()
                 try:
-                    call = candidate.client.achat(messages, tools=tools, options=options)
+                    call = _built(candidate).achat(messages, tools=tools, options=options)
                     where = {"provider": candidate.provider, "model": candidate.model}
                     response = self._check(candidate, await call_with_deadline(call, self.deadlines, **where))
-                except ToolsUnsupportedError as exc:
-                    await self._failed(candidate, exc, started, attempts)
-                    exc.attempts = tuple(attempts)  # the loop downgrades to text; keep the refused try on record
-                    raise
                 except ProviderError as exc:
                     last_error = exc
-                    await self._failed(candidate, exc, started, attempts)
-                    if self._moves_on(exc, candidate) or number == tries - 1:
+                    closed = await self._failed(candidate, exc, started, attempts)
+                    if self._stops(exc):
+                        exc.attempts = tuple(attempts)  # keep the refused try on record
+                        raise
+                    if not closed or self._moves_on(exc, candidate) or number == tries - 1:
                         break
                     await self._retry_wait(candidate, exc, number, attempts)
                     continue
@@ -350,7 +364,7 @@ class ResilientClient(SyncClient):
                 held: list[StreamEvent] = []  # tool-call fragments: delivered only with a complete reply
                 try:
                     where = {"provider": candidate.provider, "model": candidate.model}
-                    events = stream_with_deadlines(candidate.client.astream(messages, tools=tools, options=options),
+                    events = stream_with_deadlines(_built(candidate).astream(messages, tools=tools, options=options),
                                                    self.deadlines, **where)  # fmt: skip
                     async with contextlib.aclosing(events):
                         final: ChatResponse | None = None
@@ -364,16 +378,16 @@ class ResilientClient(SyncClient):
                             shown = shown or bool(event.text)
                             yield event
                     response = self._check(candidate, final)
-                except ToolsUnsupportedError as exc:
-                    await self._failed(candidate, exc, started, attempts)
-                    exc.attempts = tuple(attempts)
-                    raise
                 except ProviderError as exc:
                     last_error = exc
-                    await self._failed(candidate, exc, started, attempts)
-                    if shown:
+                    closed = await self._failed(candidate, exc, started, attempts)
+                    if self._stops(exc):
+                        exc.attempts = tuple(attempts)  # keep the refused try on record
+                        raise
+                    if shown:  # text reached the caller: restart the answer, on the next candidate when there is one
                         restart = f"{candidate.provider}/{candidate.model} failed mid-answer ({_reason(attempts[-1])}): restarting the answer"
-                    if self._moves_on(exc, candidate) or number == tries - 1:
+                    last = candidate is self.candidates[-1]
+                    if not closed or self._moves_on(exc, candidate) or number == tries - 1 or (shown and not last):
                         break
                     await self._retry_wait(candidate, exc, number, attempts)
                     continue

@@ -207,6 +207,20 @@ def _from_status(exc: Any, status: int, had_tools: bool, clean: Any, where: dict
     return BadRequestError(text, status=status, **where)
 
 
+def _connection_failure(exc: BaseException) -> BaseException | None:
+    """A refused or reset connection somewhere in the cause chain (not a timeout, whatever the wrapper says)."""
+    seen = 0
+    current: BaseException | None = exc
+    while current is not None and seen < 8:
+        if isinstance(current, (ConnectionRefusedError, ConnectionResetError, ConnectionAbortedError, BrokenPipeError)):
+            return current
+        if type(current).__name__ in ("ServerDisconnectedError", "ClientOSError") and not isinstance(current, TimeoutError):
+            return current
+        current = current.__cause__ or current.__context__
+        seen += 1
+    return None
+
+
 def map_sdk_error(
     exc: BaseException,
     *,
@@ -237,6 +251,9 @@ def map_sdk_error(
             return AuthenticationError(f"illegal header value: {holder} {problem}", **where)
     cause = exc.__cause__ or exc.__context__
     because = f" ({type(cause).__name__}: {clean(str(cause))})" if cause is not None and str(cause) else ""
+    refused = _connection_failure(exc)
+    if refused is not None:  # the aiohttp transport reports a refused or reset connection as ConnectTimeout
+        return ProviderUnavailableError(clean(f"connection failed: {type(refused).__name__}: {refused}"), **where)
     if isinstance(exc, openai.APITimeoutError):
         return ProviderTimeoutError(clean(f"request timed out: {error_detail(exc)}"), **where)
     if isinstance(exc, openai.APIResponseValidationError):
