@@ -191,6 +191,25 @@ class RetrySettings(_Strict):
     max_wait_s: float = Field(default=20.0, ge=0, le=600)
     cooldown_s: float = Field(default=60.0, ge=0, le=86_400)
     failures_before_cooldown: int = Field(default=3, ge=1, le=1000)
+    retries_with_fallback: int = Field(default=1, ge=0, le=10)
+    """Retries of one candidate while a fallback remains (the provider's ``max_retries`` caps it): during
+    an outage the fallback answers sooner than a third try of the failing provider."""
+    on_content_filter: Literal["fallback", "answer"] = "answer"
+    """A reply cut or refused by the provider's content filter: return it as the answer (flagged), or try
+    the next candidate. Never retried on the same model."""
+
+
+class DeadlineSettings(_Strict):
+    """Deadlines per request try (``router.clients.deadlines``): a silent provider ends in a fallback."""
+
+    first_token_s: float = Field(default=10.0, gt=0, le=600, allow_inf_nan=False)
+    """Streams: the first chunk must arrive within this long."""
+    stall_s: float = Field(default=20.0, gt=0, le=600, allow_inf_nan=False)
+    """Streams: no chunk for this long after the first one is a stall."""
+    generation_s: float = Field(default=50.0, gt=0, le=3600, allow_inf_nan=False)
+    """Non-streamed requests cannot see a first token: they get ``first_token_s + generation_s``."""
+    total_s: float = Field(default=300.0, gt=0, le=86_400, allow_inf_nan=False)
+    """One try, streamed or not, never takes longer than this."""
 
 
 class BreakerSettings(_Strict):
@@ -198,7 +217,8 @@ class BreakerSettings(_Strict):
 
     failures: int = Field(default=5, ge=1, le=100)
     window_s: float = Field(default=30.0, gt=0, le=86400, allow_inf_nan=False)
-    cooldown_s: float = Field(default=10.0, gt=0, le=86400, allow_inf_nan=False)
+    cooldown_s: float = Field(default=3.0, gt=0, le=86400, allow_inf_nan=False)
+    """Short: a recovered provider is back within a few seconds; an open one costs one probe per cooldown."""
     probe_lease_s: float = Field(default=30.0, gt=0, le=3600, allow_inf_nan=False)
     """How long a half-open probe holds its slot if its process never reports back."""
 
@@ -340,6 +360,7 @@ class RouterConfig(_Strict):
     modes: ModeSettings = Field(default_factory=ModeSettings)
     state: StateSettings = Field(default_factory=StateSettings)
     breaker: BreakerSettings = Field(default_factory=BreakerSettings)
+    deadlines: DeadlineSettings = Field(default_factory=DeadlineSettings)
     budget_usd_per_day: float | None = Field(default=None, gt=0, le=1e6, allow_inf_nan=False)
     """Spend limit of this Router per UTC day; None means no limit."""
     routing: RoutingSettings = Field(default_factory=RoutingSettings)
@@ -676,6 +697,7 @@ __all__ = [
     "Capabilities",
     "ClientKind",
     "ConfigError",
+    "DeadlineSettings",
     "FewShotExample",
     "LoopSettings",
     "ModeSettings",

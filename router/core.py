@@ -59,6 +59,7 @@ class Router:
         from router.routing.auto import LatencyBook
 
         self._latency = LatencyBook()
+        self._guards = _guards(config, self.state)
 
     @classmethod
     def from_yaml(cls, path: str | os.PathLike[str] | None = None, **kwargs: Any) -> Router:
@@ -139,11 +140,17 @@ class Router:
                 return self._clients[provider]
             return LazyClient(lambda: self.client_for(provider, model), provider, model)
 
+        from router.clients.deadlines import Deadlines
+        from router.clients.guards import key_fingerprint
+
         candidates = [
-            Candidate(c.provider, c.model_id, client(c.provider, c.model_id), c.settings.max_retries) for c in plan.candidates
+            Candidate(c.provider, c.model_id, client(c.provider, c.model_id), c.settings.max_retries,
+                      key_id=key_fingerprint(c.settings.api_key()), key_env=c.settings.api_key_env)
+            for c in plan.candidates
         ]
         notify = (lambda text: on_event(NoticeEvent(text))) if on_event is not None else None
-        return ResilientClient(candidates, retry=self.config.retry, sleep=self._sleep, breaker=self._breaker, notify=notify)
+        return ResilientClient(candidates, retry=self.config.retry, sleep=self._sleep, breaker=self._breaker, notify=notify,
+                               deadlines=Deadlines.from_settings(self.config.deadlines), guards=self._guards)  # fmt: skip
 
     # -- lifetime -------------------------------------------------------------------------
 
@@ -303,6 +310,10 @@ class Router:
             async for event in chain.astream(messages, tools=tools, options=options):
                 if event.kind == "done":
                     response = event.response
+                elif event.kind == "restart" and on_event is not None:
+                    from router.types import RestartEvent
+
+                    on_event(RestartEvent(event.text))
                 elif event.kind in ("text", "reasoning") and event.text and on_event is not None:
                     from router.types import TextEvent
 
@@ -422,6 +433,21 @@ def _warnings(mode: str, result: Answer, config: RouterConfig, provider: str, mo
     if provider in config.providers and config.provider(provider).small_model:
         out.append(f"answered by a small local model ({provider}/{model}): expect low quality")
     return out
+
+
+def _guards(config: RouterConfig, store: Any) -> Any:
+    """Refused keys, client-side rate limits and the daily budget, on the Router's store."""
+    from router.clients.guards import AuthQuarantine, Guards
+    from router.state.limits import Budget, RateLimiter
+
+    limiter = RateLimiter.from_config(store, config)
+    budget = Budget(store, "router", config.budget_usd_per_day) if config.budget_usd_per_day is not None else None
+    return Guards(
+        limiter=limiter if limiter.limits else None,
+        budget=budget,
+        cost=lambda provider, model, usage: _cost(config, provider, model, usage),
+        auth=AuthQuarantine(store),
+    )
 
 
 def _cost(config: RouterConfig, provider: str, model: str, usage: Usage) -> float | None:

@@ -15,6 +15,7 @@ catch one type; the subclasses let them react to the cause::
     │   ├── BadRequestError          400 / 404 / 422: never retried
     │   │   ├── ToolsUnsupportedError the server refused the `tools` parameter
     │   │   ├── ContextWindowExceededError the prompt does not fit the model's context window
+    │   │   ├── ContentPolicyError   the provider refused the request or reply under its content policy
     │   │   └── StreamOnlyError      the model answers only streamed requests
     │   ├── MalformedResponseError   the reply could not be understood
     │   ├── TruncatedResponseError   the server cut the reply short (DeepSeek insufficient_system_resource)
@@ -143,6 +144,12 @@ class ContextWindowExceededError(BadRequestError):
     """The prompt is larger than the model's context window: a larger-context model may answer, a retry never."""
 
 
+class ContentPolicyError(BadRequestError):
+    """The provider's content policy refused the request (a 400) or cut the reply (``content_filter``).
+
+    Never retried on the same model; ``retry.on_content_filter`` says whether a fallback is tried."""
+
+
 class StreamOnlyError(BadRequestError):
     """The model refused a plain request because it answers only streamed ones (DashScope QwQ)."""
 
@@ -224,6 +231,7 @@ __all__ = [
     "BadRequestError",
     "BudgetExceededError",
     "ConfigError",
+    "ContentPolicyError",
     "ContextWindowExceededError",
     "LoopLimitError",
     "MalformedResponseError",

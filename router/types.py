@@ -134,7 +134,9 @@ class ChatResponse:
     attempts: tuple[Attempt, ...] = ()
 
 
-StreamEventKind = Literal["text", "reasoning", "tool_call", "done"]
+StreamEventKind = Literal["text", "reasoning", "tool_call", "restart", "done"]
+"""``restart``: the stream broke after text was shown and starts again on a fallback (``text`` says why):
+discard every delta received so far."""
 
 
 @dataclass(frozen=True)
@@ -284,12 +286,20 @@ class TextEvent:
 
 
 @dataclass(frozen=True)
+class RestartEvent:
+    """The answer broke after text was shown and starts again on another model: discard the text shown so far."""
+
+    reason: str
+    kind: Literal["restart"] = "restart"
+
+
+@dataclass(frozen=True)
 class DoneEvent:
     answer: Answer
     kind: Literal["done"] = "done"
 
 
-Event = NoticeEvent | ModeEvent | RouteEvent | ToolCallEvent | ToolResultEvent | TextEvent | DoneEvent
+Event = NoticeEvent | ModeEvent | RouteEvent | ToolCallEvent | ToolResultEvent | TextEvent | RestartEvent | DoneEvent
 
 
 __all__ = [
@@ -304,6 +314,7 @@ __all__ = [
     "ModeEvent",
     "NoticeEvent",
     "RequestOptions",
+    "RestartEvent",
     "RouteEvent",
     "StoppedReason",
     "StreamEvent",

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import json
 import socket
+import struct
 import threading
 import time
 from collections import deque
@@ -147,6 +148,52 @@ class CutStream:
     after_chunks: int = 2
 
 
+# --- faults (the failover scenarios of bench/failover.py and tests/test_failover_scenarios.py) --
+
+
+@dataclass(frozen=True)
+class Silent:
+    """Accept the request and never answer (until the server stops)."""
+
+
+@dataclass(frozen=True)
+class Reset:
+    """Read the request, then reset the connection (TCP RST) without a byte of reply."""
+
+
+@dataclass(frozen=True)
+class SlowFirstToken:
+    """Streamed: headers and the role chunk at once, then ``delay_s`` of nothing before the rest."""
+
+    delay_s: float
+    reply: Any = field(default_factory=lambda: Text("late but whole"))
+
+
+@dataclass(frozen=True)
+class Stall:
+    """Streamed: ``after_chunks`` chunks, then ``stall_s`` of silence, then the rest."""
+
+    reply: Any = field(default_factory=lambda: Text("this answer stalls in the middle", chunk_size=3))
+    after_chunks: int = 3
+    stall_s: float = 3600.0
+
+
+@dataclass(frozen=True)
+class MissingDone:
+    """Streamed: the text chunks, then a clean end of stream with no finish_reason, usage or ``[DONE]``."""
+
+    reply: Any = field(default_factory=lambda: Text("an answer that never says it is finished", chunk_size=5))
+
+
+def ContextExceeded() -> Status:
+    return Status(400, "This model's maximum context length is 8192 tokens. However, your messages resulted in 9000 "
+                       "tokens (context_length_exceeded).")  # fmt: skip
+
+
+def ContentPolicy() -> Status:
+    return Status(400, "Your request was rejected as a result of our safety system (content_policy_violation).")
+
+
 # --- rendering ---------------------------------------------------------------------------
 
 
@@ -264,6 +311,8 @@ class _Handler(BaseHTTPRequestHandler):
         self._serve(reply, streaming, model)
 
     def _serve(self, reply: Any, streaming: bool, model: str) -> None:
+        if self._fault(reply, streaming, model):
+            return
         if isinstance(reply, Slow):
             if self.server.owner._stopping.wait(reply.delay_s):
                 return
@@ -299,6 +348,56 @@ class _Handler(BaseHTTPRequestHandler):
             self._send_sse_raw(events, complete=True)
         else:
             self._send_json(200, render_json(reply, model))
+
+    def _fault(self, reply: Any, streaming: bool, model: str) -> bool:
+        """Serve the failover faults; False for every other reply."""
+        stopping = self.server.owner._stopping
+        if isinstance(reply, Silent):
+            stopping.wait()
+            self._hang_up()
+        elif isinstance(reply, Reset):
+            self.close_connection = True
+            try:
+                self.connection.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+                self.connection.close()
+            except OSError:
+                pass
+        elif isinstance(reply, (SlowFirstToken, Stall)) and streaming:
+            events = [self._event(c) for c in render_chunks(reply.reply, model)] + [b"data: [DONE]\n\n"]
+            split, pause = (1, reply.delay_s) if isinstance(reply, SlowFirstToken) else (reply.after_chunks, reply.stall_s)
+            self._send_sse_parts(events[:split], pause, events[split:])
+        elif isinstance(reply, SlowFirstToken):
+            self._serve(Slow(reply.delay_s, reply.reply), streaming, model)
+        elif isinstance(reply, Stall):
+            self._serve(Slow(reply.stall_s, reply.reply), streaming, model)
+        elif isinstance(reply, MissingDone):
+            chunks = render_chunks(reply.reply, model)[:-2]  # no finish chunk, no usage chunk
+            if streaming:
+                self._send_sse_raw([self._event(c) for c in chunks], complete=True)
+            else:
+                self._send_json(200, {"id": "chatcmpl-fake", "object": "chat.completion", "model": model, "choices": []})
+        else:
+            return False
+        return True
+
+    def _send_sse_parts(self, head: list[bytes], pause_s: float, rest: list[bytes]) -> None:
+        try:
+            self.send_response(200)
+            self.send_header("Content-Type", "text/event-stream")
+            self.send_header("Transfer-Encoding", "chunked")
+            self.end_headers()
+            for event in head:
+                self.wfile.write(b"%x\r\n%s\r\n" % (len(event), event))
+            self.wfile.flush()
+            if self.server.owner._stopping.wait(pause_s):
+                self._hang_up()
+                return
+            for event in rest:
+                self.wfile.write(b"%x\r\n%s\r\n" % (len(event), event))
+            self.wfile.write(b"0\r\n\r\n")
+            self.wfile.flush()
+        except OSError:
+            self.close_connection = True
 
     @staticmethod
     def _event(chunk: Any) -> bytes:
@@ -462,15 +561,22 @@ class FakeOpenAIServer:
 
 
 __all__ = [
+    "ContentPolicy",
+    "ContextExceeded",
     "CutStream",
     "FakeOpenAIServer",
     "Malformed",
+    "MissingDone",
     "RateLimited",
     "RawChunks",
     "ReceivedRequest",
     "Replay",
+    "Reset",
     "ServerError",
+    "Silent",
     "Slow",
+    "SlowFirstToken",
+    "Stall",
     "Status",
     "Text",
     "ToolCalls",

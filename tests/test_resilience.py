@@ -205,14 +205,18 @@ def test_stream_falls_back_before_the_first_event_and_attaches_attempts() -> Non
     assert [(a.provider, a.ok) for a in done.response.attempts] == [("a", False), ("b", True)]
 
 
-def test_stream_errors_after_the_first_event_are_not_retried() -> None:
+def test_stream_errors_after_text_restart_the_answer_on_the_next_try_with_a_restart_event() -> None:
     broken = BreaksAfterFirstEvent()
-    backup = ScriptedLLM([text_response("never")])
-    stream = chain(Candidate("a", "m", broken, max_retries=3), Candidate("b", "m", backup)).stream(Q)
-    assert next(stream).text == "partial "
-    with pytest.raises(ProviderUnavailableError):
-        next(stream)
-    assert broken.calls == 1 and backup.calls == []
+    backup = ScriptedLLM([text_response("whole answer")])
+    notices: list[str] = []
+    stream = chain(Candidate("a", "m", broken, max_retries=0), Candidate("b", "m", backup), notify=notices.append).stream(Q)
+    events = list(stream)
+    assert [e.kind for e in events[:2]] == ["text", "restart"]
+    assert events[0].text == "partial " and "restarting" in events[1].text
+    assert "".join(e.text for e in events[2:] if e.kind == "text") == "whole answer"
+    assert broken.calls == 1 and len(backup.calls) == 1
+    assert events[-1].response is not None and [a.ok for a in events[-1].response.attempts] == [False, True]
+    assert any("restarting" in n for n in notices)
 
 
 # --- chains from the config ------------------------------------------------------------------

@@ -1,14 +1,23 @@
-"""Executing a chain of candidates: retries, fallbacks and circuit breakers around any ``LLMClient``.
+"""Executing a chain of candidates: retries, deadlines, breakers and fallbacks by error class.
 
 ``ResilientClient`` is itself an ``LLMClient``: the loop never knows whether it
 talks to one provider or a chain. It reads no configuration: who is in the chain,
 in which order, was decided by ``router.routing.plan``. Per candidate it retries
-transient failures (429 honouring Retry-After, 5xx / connection, timeouts,
-unreadable or empty replies) with capped exponential backoff and jitter; auth and
-bad-request errors are never retried but move on to the next candidate, and a 429
-whose Retry-After exceeds the wait cap moves on at once. ``ToolsUnsupportedError``
-stops everything: the caller downgrades to the text tool protocol, which is
-cheaper and more faithful than silently switching provider.
+transient failures (429 honouring Retry-After, 5xx / connection, unreadable or
+empty replies) with capped exponential backoff and jitter, at most
+``retries_with_fallback`` times while a later candidate remains (an outage costs
+two tries, not three, before the fallback answers). Moving on at once, no retry:
+deadline timeouts (a silent provider; ``router.clients.deadlines``), a 429 whose
+Retry-After exceeds the wait cap, context window exceeded, content policy, auth
+(the key is then out until it changes; ``router.clients.guards``) and other bad
+requests. ``ToolsUnsupportedError`` stops everything: the caller downgrades to
+the text tool protocol, which is cheaper and more faithful than switching provider.
+
+Streams: tool-call fragments are held back until the stream completes, so a
+call is never half delivered. A stream that breaks before any text was shown
+falls back transparently; after text was shown the next try starts with a
+``restart`` event (discard what was shown). A stream that ends without a finish
+(no ``done``) is a failure, never an answer.
 
 Every try becomes an ``Attempt`` (errors redacted) attached to the response, or
 to ``AllProvidersFailedError`` when the chain is exhausted. ``sleep``, ``clock``
@@ -18,6 +27,7 @@ and ``rng`` are injectable so tests record waits instead of sleeping.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import random
 import threading
 import time
@@ -26,16 +36,21 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, TypeVar
 
 from router.clients.base import Messages, SyncClient, Tools
+from router.clients.deadlines import Deadlines, call_with_deadline, stream_with_deadlines
+from router.clients.guards import Guards, estimate_tokens
 from router.errors import (
     AllProvidersFailedError,
+    AuthenticationError,
     ConfigError,
+    ContentPolicyError,
     MalformedResponseError,
     ProviderError,
+    ProviderTimeoutError,
     RateLimitError,
     ToolsUnsupportedError,
 )
 from router.redaction import redact
-from router.types import Attempt, ChatResponse, RequestOptions, StreamEvent
+from router.types import Attempt, ChatResponse, RequestOptions, StreamEvent, Usage
 
 if TYPE_CHECKING:
     from router.clients.base import LLMClient
@@ -54,6 +69,10 @@ class Candidate:
     model: str
     client: LLMClient
     max_retries: int = 2
+    key_id: str | None = None
+    """A hash of the API key value in use (``guards.key_fingerprint``): a refused key is remembered by it."""
+    key_env: str | None = None
+    """Where the key comes from, for the message that says how to bring a refused provider back."""
 
 
 class LazyClient(SyncClient):
@@ -83,6 +102,12 @@ class LazyClient(SyncClient):
 
     def __repr__(self) -> str:
         return f"LazyClient({self.provider}/{self.model}{'' if self._client is None else ', built'})"
+
+
+def _built(candidate: Candidate) -> LLMClient:
+    """The candidate's client, built now: construction (imports, key lookup) is not the provider's time."""
+    client = candidate.client
+    return client.get() if isinstance(client, LazyClient) else client
 
 
 def _counts_against_provider(exc: ProviderError) -> bool:
@@ -119,6 +144,10 @@ def _empty(response: ChatResponse) -> bool:
     )
 
 
+class _Skip(Exception):
+    """Internal: this candidate is passed over (recorded already)."""
+
+
 class ResilientClient(SyncClient):
     """An ``LLMClient`` that retries each candidate, then falls back to the next one."""
 
@@ -133,18 +162,24 @@ class ResilientClient(SyncClient):
         base_delay_s: float = 0.5,
         rng: random.Random | None = None,
         notify: Callable[[str], None] | None = None,
+        deadlines: Deadlines | None = None,
+        guards: Guards | None = None,
     ) -> None:
         if not candidates:
             raise ValueError("ResilientClient needs at least one candidate")
         self.candidates = tuple(candidates)
         self.provider, self.model = self.candidates[0].provider, self.candidates[0].model
         self.max_wait_s = retry.max_wait_s if retry is not None else 20.0
+        self.retries_with_fallback = retry.retries_with_fallback if retry is not None else 1
+        self.on_content_filter = retry.on_content_filter if retry is not None else "answer"
         if breaker is None:
             from router.state.breaker import CircuitBreaker
             from router.state.memory import MemoryStore
 
             breaker = CircuitBreaker(MemoryStore())  # a chain of its own: breakers shared by nobody else
         self.breaker = breaker
+        self.deadlines = deadlines or Deadlines()
+        self.guards = guards or Guards()
         self.base_delay_s = base_delay_s
         self._sleep = sleep
         self._clock = clock
@@ -163,104 +198,210 @@ class ResilientClient(SyncClient):
         # "equal jitter": half fixed, half random, so concurrent callers spread out but never hammer
         return min(exponential / 2 + self._rng.uniform(0, exponential / 2), self.max_wait_s)
 
-    # --- the chain --------------------------------------------------------------------
+    def _say(self, text: str) -> None:
+        if self._notify is not None:
+            self._notify(text)
 
-    async def _run(self, call: Callable[[LLMClient], Awaitable[T]], attempts: list[Attempt]) -> tuple[Candidate, T, float]:
-        """Try candidates in order; (candidate, result, started) of the first success, else AllProvidersFailedError."""
-        last_error: BaseException | None = None
-        for index, candidate in enumerate(self.candidates):
-            decision = await self.breaker.allow(f"{candidate.provider}/{candidate.model}")
-            if not decision.allowed:
-                attempts.append(Attempt(candidate.provider, candidate.model, ok=False, error_kind="circuit_open",
-                                        error=f"skipped: circuit open, next probe in {decision.retry_in_s:.0f}s"))  # fmt: skip
-                continue
-            try:
-                return await self._try_candidate(candidate, call, attempts)
-            except ToolsUnsupportedError as exc:
-                exc.attempts = tuple(attempts)  # the loop downgrades to text; keep the refused try on record
-                raise
-            except ProviderError as exc:
-                last_error = exc
-            except ConfigError as exc:
-                if index == 0:
-                    raise  # the chosen provider cannot be built: say why, do not hide it behind a fallback
-                attempts.append(Attempt(candidate.provider, candidate.model, ok=False, error_kind="config", error=redact(str(exc))))
-                last_error = exc
-        raise AllProvidersFailedError(f"all providers failed: {summarize(attempts)}", attempts=tuple(attempts)) from last_error
+    # --- before a try -----------------------------------------------------------------
 
-    async def _try_candidate(
-        self, candidate: Candidate, call: Callable[[LLMClient], Awaitable[T]], attempts: list[Attempt]
-    ) -> tuple[Candidate, T, float]:
-        for number in range(candidate.max_retries + 1):
-            started = self._clock()
-            try:
-                result = await call(candidate.client)
-                if isinstance(result, ChatResponse) and _empty(result):
-                    raise MalformedResponseError("the model sent an empty reply", provider=candidate.provider, model=candidate.model)
-                return candidate, result, started
-            except ProviderError as exc:
-                await self._failed(candidate, exc, started, attempts)
-                too_long = isinstance(exc, RateLimitError) and (exc.retry_after or 0) > self.max_wait_s
-                if not exc.retryable or isinstance(exc, ToolsUnsupportedError) or too_long or number == candidate.max_retries:
-                    raise
-                wait = self.backoff_s(number + 1, exc)
-                attempts[-1] = replace(attempts[-1], wait_s=wait)
-                if self._notify is not None:
-                    self._notify(f"{candidate.provider}: {_reason(attempts[-1])}; retrying in {wait:.1f} s")
+    async def _admit(self, candidate: Candidate, attempts: list[Attempt], estimate: int) -> int:
+        """How many tries this candidate gets now (>= 1), or ``_Skip`` after recording why not."""
+        name = f"{candidate.provider}/{candidate.model}"
+        auth = self.guards.auth
+        if auth is not None:
+            reason = await auth.reason(candidate.provider, candidate.key_id)
+            if reason is not None:
+                where = f" (set a new key in {candidate.key_env})" if candidate.key_env else ""
+                attempts.append(Attempt(candidate.provider, candidate.model, ok=False, error_kind="auth_out",
+                                        error=f"skipped: its key was refused ({reason}){where}"))  # fmt: skip
+                raise _Skip
+        decision = await self.breaker.allow(name)
+        if not decision.allowed:
+            attempts.append(Attempt(candidate.provider, candidate.model, ok=False, error_kind="circuit_open",
+                                    error=f"skipped: circuit open, next probe in {decision.retry_in_s:.0f}s"))  # fmt: skip
+            raise _Skip
+        limiter = self.guards.limiter
+        if limiter is not None:
+            waited = 0.0
+            while (wait := await limiter.acquire(candidate.provider, tokens=estimate)) > 0:
+                if waited + wait > self.max_wait_s:
+                    attempts.append(Attempt(candidate.provider, candidate.model, ok=False, error_kind="rate_limited",
+                                            error=f"skipped: client-side rate limit, {wait:.1f}s to wait"))  # fmt: skip
+                    if decision.probe:
+                        await self.breaker.record_success(name)  # hand the probe back: nothing was learnt
+                    raise _Skip
+                waited += wait
                 await self._sleep(wait)
-        raise AssertionError("unreachable: the last try returns or raises")  # pragma: no cover
+        if decision.probe:
+            return 1  # a half-open probe decides for everyone: one try
+        last = candidate is self.candidates[-1]
+        return 1 + (candidate.max_retries if last else min(candidate.max_retries, self.retries_with_fallback))
 
-    async def _failed(self, candidate: Candidate, exc: ProviderError, started: float, attempts: list[Attempt]) -> None:
-        """Record a failed try (redacted) and let it count towards the model's circuit breaker."""
+    # --- after a try ------------------------------------------------------------------
+
+    def _stops(self, exc: ProviderError) -> bool:
+        """The whole chain stops: tools refused (the loop downgrades to text ReAct), or a content policy
+        refusal the configuration says to accept rather than send elsewhere."""
+        if isinstance(exc, ToolsUnsupportedError):
+            return True
+        return isinstance(exc, ContentPolicyError) and self.on_content_filter == "answer"
+
+    def _moves_on(self, exc: ProviderError, candidate: Candidate) -> bool:
+        """No retry of the same candidate: go to the next one now."""
+        if not exc.retryable:
+            return True
+        if isinstance(exc, RateLimitError) and (exc.retry_after or 0) > self.max_wait_s:
+            return True
+        return isinstance(exc, ProviderTimeoutError) and candidate is not self.candidates[-1]
+
+    async def _failed(self, candidate: Candidate, exc: ProviderError, started: float, attempts: list[Attempt]) -> bool:
+        """Record a failed try (redacted), count it towards the breaker; False when the breaker is now open."""
         attempts.append(Attempt(candidate.provider, candidate.model, ok=False, error_kind=exc.kind,
                                 error=redact(str(exc)), latency_s=self._clock() - started))  # fmt: skip
+        still_closed = True
         if _counts_against_provider(exc):
-            await self.breaker.record_failure(f"{candidate.provider}/{candidate.model}")
+            still_closed = (await self.breaker.record_failure(f"{candidate.provider}/{candidate.model}")).allowed
+        if isinstance(exc, AuthenticationError) and self.guards.auth is not None:
+            status = f"HTTP {exc.status}" if exc.status else "authentication failed"
+            if await self.guards.auth.mark(candidate.provider, candidate.key_id, status):
+                where = f" in {candidate.key_env}" if candidate.key_env else ""
+                self._say(f"{candidate.provider}: its API key was refused ({status}); "
+                          f"{candidate.provider} is skipped until the key{where} changes")  # fmt: skip
+        return still_closed
 
-    async def _succeeded(self, candidate: Candidate, started: float, attempts: list[Attempt]) -> None:
+    async def _succeeded(
+        self, candidate: Candidate, started: float, attempts: list[Attempt], usage: Usage, estimate: int
+    ) -> None:
         attempts.append(Attempt(candidate.provider, candidate.model, ok=True, latency_s=self._clock() - started))
         await self.breaker.record_success(f"{candidate.provider}/{candidate.model}")
+        if self.guards.limiter is not None and usage.total_tokens:
+            await self.guards.limiter.settle(candidate.provider, estimated=estimate, actual=usage.total_tokens)
+        await self.guards.charge(candidate.provider, candidate.model, usage)
+
+    async def _retry_wait(self, candidate: Candidate, exc: ProviderError, number: int, attempts: list[Attempt]) -> None:
+        wait = self.backoff_s(number + 1, exc)
+        attempts[-1] = replace(attempts[-1], wait_s=wait)
+        self._say(f"{candidate.provider}: {_reason(attempts[-1])}; retrying in {wait:.1f} s")
+        await self._sleep(wait)
+
+    def _check(self, candidate: Candidate, response: ChatResponse | None) -> ChatResponse:
+        """A reply that is no answer becomes the error that moves the chain on."""
+        where = {"provider": candidate.provider, "model": candidate.model}
+        if response is None:
+            raise MalformedResponseError("the stream ended without a final response", **where)
+        if _empty(response):
+            raise MalformedResponseError("the model sent an empty reply", **where)
+        if response.finish_reason == "content_filter" and self.on_content_filter == "fallback":
+            raise ContentPolicyError("the reply was cut by the provider's content filter", **where)
+        return response
+
+    def _give_up(self, attempts: list[Attempt], last_error: BaseException | None) -> AllProvidersFailedError:
+        error = AllProvidersFailedError(f"all providers failed: {summarize(attempts)}", attempts=tuple(attempts))
+        error.__cause__ = last_error
+        return error
+
+    def _config_failed(self, index: int, candidate: Candidate, exc: ConfigError, attempts: list[Attempt]) -> None:
+        if index == 0:
+            raise exc  # the chosen provider cannot be built: say why, do not hide it behind a fallback
+        attempts.append(Attempt(candidate.provider, candidate.model, ok=False, error_kind="config", error=redact(str(exc))))
 
     # --- LLMClient --------------------------------------------------------------------
 
     async def achat(self, messages: Messages, *, tools: Tools = None, options: RequestOptions | None = None) -> ChatResponse:
+        await self.guards.check_budget()
         attempts: list[Attempt] = []
-        candidate, response, started = await self._run(lambda client: client.achat(messages, tools=tools, options=options), attempts)
-        await self._succeeded(candidate, started, attempts)
-        return replace(response, attempts=tuple(attempts), provider=candidate.provider, model=response.model or candidate.model)
+        estimate = estimate_tokens(messages, tools)
+        last_error: BaseException | None = None
+        for index, candidate in enumerate(self.candidates):
+            try:
+                tries = await self._admit(candidate, attempts, estimate)
+            except _Skip:
+                continue
+            for number in range(tries):
+                started = self._clock()
+                try:
+                    call = _built(candidate).achat(messages, tools=tools, options=options)
+                    where = {"provider": candidate.provider, "model": candidate.model}
+                    response = self._check(candidate, await call_with_deadline(call, self.deadlines, **where))
+                except ProviderError as exc:
+                    last_error = exc
+                    closed = await self._failed(candidate, exc, started, attempts)
+                    if self._stops(exc):
+                        exc.attempts = tuple(attempts)  # keep the refused try on record
+                        raise
+                    if not closed or self._moves_on(exc, candidate) or number == tries - 1:
+                        break
+                    await self._retry_wait(candidate, exc, number, attempts)
+                    continue
+                except ConfigError as exc:
+                    self._config_failed(index, candidate, exc, attempts)
+                    last_error = exc
+                    break
+                await self._succeeded(candidate, started, attempts, response.usage, estimate)
+                return replace(response, attempts=tuple(attempts), provider=candidate.provider, model=response.model or candidate.model)
+        raise self._give_up(attempts, last_error)
 
     async def astream(
         self, messages: Messages, *, tools: Tools = None, options: RequestOptions | None = None
     ) -> AsyncIterator[StreamEvent]:
-        """Retries and fallback happen only until the first event: after that, text has been shown."""
+        await self.guards.check_budget()
         attempts: list[Attempt] = []
-
-        async def open_stream(client: LLMClient) -> tuple[StreamEvent, AsyncIterator[StreamEvent]]:
-            events = client.astream(messages, tools=tools, options=options).__aiter__()
+        estimate = estimate_tokens(messages, tools)
+        last_error: BaseException | None = None
+        restart: str | None = None
+        for index, candidate in enumerate(self.candidates):
             try:
-                return await events.__anext__(), events
-            except StopAsyncIteration:
-                raise MalformedResponseError("stream produced no events") from None
-
-        candidate, (first, events), started = await self._run(open_stream, attempts)
-        event: StreamEvent | None = first
-        try:
-            while event is not None:
-                if event.kind == "done" and event.response is not None:
-                    await self._succeeded(candidate, started, attempts)
-                    yield replace(event, response=replace(event.response, attempts=tuple(attempts), provider=candidate.provider))
-                    return
-                yield event
-                event = await anext(events, None)
-        except ProviderError as exc:
-            await self._failed(candidate, exc, started, attempts)
-            exc.attempts = tuple(attempts)
-            raise
-        finally:
-            aclose = getattr(events, "aclose", None)
-            if aclose is not None:
-                await aclose()  # a caller that stops early releases the HTTP connection now, not at GC
-        raise MalformedResponseError("stream ended without a done event", provider=candidate.provider, model=candidate.model)
+                tries = await self._admit(candidate, attempts, estimate)
+            except _Skip:
+                continue
+            for number in range(tries):
+                if restart is not None:
+                    self._say(restart)
+                    yield StreamEvent("restart", text=restart)
+                    restart = None
+                started = self._clock()
+                shown = False
+                held: list[StreamEvent] = []  # tool-call fragments: delivered only with a complete reply
+                try:
+                    where = {"provider": candidate.provider, "model": candidate.model}
+                    events = stream_with_deadlines(_built(candidate).astream(messages, tools=tools, options=options),
+                                                   self.deadlines, **where)  # fmt: skip
+                    async with contextlib.aclosing(events):
+                        final: ChatResponse | None = None
+                        async for event in events:
+                            if event.kind == "done":
+                                final = event.response
+                                break
+                            if event.kind == "tool_call":
+                                held.append(event)
+                                continue
+                            shown = shown or bool(event.text)
+                            yield event
+                    response = self._check(candidate, final)
+                except ProviderError as exc:
+                    last_error = exc
+                    closed = await self._failed(candidate, exc, started, attempts)
+                    if self._stops(exc):
+                        exc.attempts = tuple(attempts)  # keep the refused try on record
+                        raise
+                    if shown:  # text reached the caller: restart the answer, on the next candidate when there is one
+                        restart = f"{candidate.provider}/{candidate.model} failed mid-answer ({_reason(attempts[-1])}): restarting the answer"
+                    last = candidate is self.candidates[-1]
+                    if not closed or self._moves_on(exc, candidate) or number == tries - 1 or (shown and not last):
+                        break
+                    await self._retry_wait(candidate, exc, number, attempts)
+                    continue
+                except ConfigError as exc:
+                    self._config_failed(index, candidate, exc, attempts)
+                    last_error = exc
+                    break
+                for event in held:
+                    yield event
+                await self._succeeded(candidate, started, attempts, response.usage, estimate)
+                done = replace(response, attempts=tuple(attempts), provider=candidate.provider, model=response.model or candidate.model)
+                yield StreamEvent("done", response=done)
+                return
+        raise self._give_up(attempts, last_error)
 
     async def aclose(self) -> None:
         """The chain does not own its clients: the Router that built them closes them."""

@@ -22,6 +22,7 @@ from typing import Any
 from router.errors import (
     AuthenticationError,
     BadRequestError,
+    ContentPolicyError,
     ContextWindowExceededError,
     MalformedResponseError,
     ProviderError,
@@ -53,6 +54,11 @@ _CONTEXT_EXCEEDED = re.compile(
     r"|input (?:length|tokens?) (?:is too long|exceeds)|prompt is too long|too many (?:input )?tokens",
     re.IGNORECASE,
 )
+_CONTENT_POLICY = re.compile(
+    r"content_policy_violation|content[ _]management[ _]policy|content[ _]filter|responsibleaipolicyviolation"
+    r"|data_inspection_failed|inappropriate content|violat\w* (?:our |the )?(?:usage|content) polic",
+    re.IGNORECASE,
+)
 _STREAM_ONLY = re.compile(r"only supports? stream(?:ing)?(?: mode)?|stream mode only|requires? stream(?:ing)? mode", re.IGNORECASE)
 _ILLEGAL_HEADER = re.compile(
     r"illegal header value|invalid header value|newline or carriage return|control character detected in header"
@@ -71,6 +77,11 @@ def says_tools_unsupported(text: str) -> bool:
 
 def says_context_exceeded(text: str) -> bool:
     return bool(_CONTEXT_EXCEEDED.search(text))
+
+
+def says_content_policy(text: str) -> bool:
+    """OpenAI / Azure ``content_policy_violation``, DashScope ``data_inspection_failed`` and the like."""
+    return bool(_CONTENT_POLICY.search(text))
 
 
 def says_stream_only(text: str) -> bool:
@@ -187,11 +198,27 @@ def _from_status(exc: Any, status: int, had_tools: bool, clean: Any, where: dict
         return ToolsUnsupportedError(text, status=status, **where)
     if status in (400, 413, 422) and says_context_exceeded(searchable):
         return ContextWindowExceededError(text, status=status, **where)
+    if status in (400, 422) and says_content_policy(searchable):
+        return ContentPolicyError(text, status=status, **where)
     if status == 400 and says_stream_only(searchable):
         return StreamOnlyError(text, status=status, **where)
     if status >= 500:
         return ProviderUnavailableError(text, status=status, **where)
     return BadRequestError(text, status=status, **where)
+
+
+def _connection_failure(exc: BaseException) -> BaseException | None:
+    """A refused or reset connection somewhere in the cause chain (not a timeout, whatever the wrapper says)."""
+    seen = 0
+    current: BaseException | None = exc
+    while current is not None and seen < 8:
+        if isinstance(current, (ConnectionRefusedError, ConnectionResetError, ConnectionAbortedError, BrokenPipeError)):
+            return current
+        if type(current).__name__ in ("ServerDisconnectedError", "ClientOSError") and not isinstance(current, TimeoutError):
+            return current
+        current = current.__cause__ or current.__context__
+        seen += 1
+    return None
 
 
 def map_sdk_error(
@@ -224,6 +251,9 @@ def map_sdk_error(
             return AuthenticationError(f"illegal header value: {holder} {problem}", **where)
     cause = exc.__cause__ or exc.__context__
     because = f" ({type(cause).__name__}: {clean(str(cause))})" if cause is not None and str(cause) else ""
+    refused = _connection_failure(exc)
+    if refused is not None:  # the aiohttp transport reports a refused or reset connection as ConnectTimeout
+        return ProviderUnavailableError(clean(f"connection failed: {type(refused).__name__}: {refused}"), **where)
     if isinstance(exc, openai.APITimeoutError):
         return ProviderTimeoutError(clean(f"request timed out: {error_detail(exc)}"), **where)
     if isinstance(exc, openai.APIResponseValidationError):

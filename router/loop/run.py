@@ -31,6 +31,7 @@ from router.types import (
     ChatResponse,
     NoticeEvent,
     RequestOptions,
+    RestartEvent,
     TextEvent,
     ToolCall,
     Usage,
@@ -124,6 +125,8 @@ class _Run:
         async for event in self.llm.astream(list(self.history), tools=tools, options=options):
             if event.kind == "done":
                 final = event.response
+            elif event.kind == "restart":  # the chain restarts the answer on another model: shown text is void
+                self.emit(RestartEvent(event.text))
             elif event.kind in ("text", "reasoning") and event.text:
                 self.streamed = self.streamed or event.kind == "text"
                 self.emit(TextEvent(event.text, reasoning=event.kind == "reasoning"))

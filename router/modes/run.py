@@ -71,6 +71,10 @@ class _Session:
         async for event in self.llm.astream(messages, options=self.options):
             if event.kind == "done":
                 final = event.response
+            elif event.kind == "restart":  # the chain restarts the answer on another model: shown text is void
+                from router.types import RestartEvent
+
+                self.emit(RestartEvent(event.text))
             elif event.kind in ("text", "reasoning") and event.text:
                 self.emit(TextEvent(event.text, reasoning=event.kind == "reasoning"))
         if final is None:

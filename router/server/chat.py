@@ -232,6 +232,9 @@ class _Stream:
                             self.writer.model = f"{event.provider}/{event.model}"
                     elif kind == "mode":
                         self.mode = event.mode
+                    elif kind == "restart" and self.opened:  # text already sent cannot be taken back
+                        return await self._error(failure(502, f"the answer broke after it started: {event.reason}",
+                                                         code="stream_broken", type="upstream_error"))
                     elif kind == "done":
                         return await self._finish(event.answer)
         except Exception as exc:

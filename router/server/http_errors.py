@@ -8,6 +8,7 @@ Decisions (documented in docs/server.md):
 * timeouts -> 504; unavailable, malformed replies, every provider failed -> 502 / 503;
 * the provider rejected the request (``bad_request``) -> 400 with its (redacted) reason;
 * unknown model -> 404 ``model_not_found``; other caller mistakes -> 400;
+* the daily USD budget is spent -> 429 ``budget_exceeded``;
 * configuration problems (a missing provider key) -> 500 ``config_error``, naming the variable.
 
 Messages are the errors' own one-line texts, which the clients already redact; a
@@ -21,6 +22,7 @@ from dataclasses import dataclass
 
 from router.errors import (
     AllProvidersFailedError,
+    BudgetExceededError,
     ConfigError,
     MessageChainError,
     ProviderError,
@@ -101,6 +103,8 @@ def from_exception(exc: BaseException) -> HTTPFailure:
         if model_not_found(exc):
             return HTTPFailure(404, "invalid_request_error", "model_not_found", _one_line(exc), param="model")
         return HTTPFailure(400, "invalid_request_error", "invalid_request", _one_line(exc))
+    if isinstance(exc, BudgetExceededError):
+        return HTTPFailure(429, "insufficient_quota", "budget_exceeded", _one_line(exc), retry_after=3600)
     if isinstance(exc, ConfigError):
         return HTTPFailure(500, "server_error", "config_error", _one_line(exc))
     if isinstance(exc, TimeoutError):
