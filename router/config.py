@@ -226,6 +226,13 @@ class BreakerSettings(_Strict):
 _REDIS_SCHEMES = ("redis", "rediss", "unix")
 
 
+class CacheSettings(_Strict):
+    """The exact response cache (off by default): identical requests to the same chain, answered once."""
+
+    enabled: bool = False
+    ttl_s: float = Field(default=300.0, gt=0, le=7 * 86_400, allow_inf_nan=False)
+
+
 class StateSettings(_Strict):
     """Where breakers, limits, budgets and the cache live: in process, or Redis (shared).
 
@@ -359,6 +366,7 @@ class RouterConfig(_Strict):
     retry: RetrySettings = Field(default_factory=RetrySettings)
     modes: ModeSettings = Field(default_factory=ModeSettings)
     state: StateSettings = Field(default_factory=StateSettings)
+    cache: CacheSettings = Field(default_factory=CacheSettings)
     breaker: BreakerSettings = Field(default_factory=BreakerSettings)
     deadlines: DeadlineSettings = Field(default_factory=DeadlineSettings)
     budget_usd_per_day: float | None = Field(default=None, gt=0, le=1e6, allow_inf_nan=False)
@@ -694,6 +702,7 @@ __all__ = [
     "MAX_CONFIG_BYTES",
     "MAX_DEPTH",
     "BreakerSettings",
+    "CacheSettings",
     "Capabilities",
     "ClientKind",
     "ConfigError",

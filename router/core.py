@@ -53,8 +53,13 @@ class Router:
         self._built: dict[tuple[str, str], LLMClient] = {}
         self._registry = registry
         self._sleep = sleep if sleep is not None else asyncio.sleep
-        self._protocol_memory = ProtocolMemory()  # providers that refused native tools, for this Router
         self.state = make_store(config)  # in-process, or Redis shared by every process of the deployment
+        self._protocol_memory = ProtocolMemory(self.state)  # providers that refused native tools
+        self._cache = None
+        if config.cache.enabled:
+            from router.clients.cache import ResponseCache
+
+            self._cache = ResponseCache(self.state, config.cache.ttl_s)
         self._breaker = CircuitBreaker.from_settings(self.state, config.breaker)
         from router.routing.auto import LatencyBook
 
@@ -150,7 +155,8 @@ class Router:
         ]
         notify = (lambda text: on_event(NoticeEvent(text))) if on_event is not None else None
         return ResilientClient(candidates, retry=self.config.retry, sleep=self._sleep, breaker=self._breaker, notify=notify,
-                               deadlines=Deadlines.from_settings(self.config.deadlines), guards=self._guards)  # fmt: skip
+                               deadlines=Deadlines.from_settings(self.config.deadlines), guards=self._guards,
+                               cache=self._cache)  # fmt: skip
 
     # -- lifetime -------------------------------------------------------------------------
 

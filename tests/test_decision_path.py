@@ -180,3 +180,16 @@ def test_open_circuits_are_listed_for_the_metrics() -> None:
     assert run_sync(router.open_circuits()) == []
     router.ask("hi", mode="cot")
     assert run_sync(router.open_circuits()) == [("alpha", "alpha-1")]
+
+
+def test_a_downgrade_learnt_by_one_router_is_known_to_another_on_the_same_store() -> None:
+    from router.loop.memory import ProtocolMemory
+    from router.state.memory import MemoryStore
+
+    store = MemoryStore()
+    first, second = ProtocolMemory(store), ProtocolMemory(store)
+    from router.aio import run_sync
+
+    run_sync(first.aremember("beta", "tools are not supported"))
+    assert not second.is_downgraded("beta")  # not yet in its local copy
+    assert run_sync(second.ais_downgraded("beta")) and second.downgraded() == {"beta": "tools are not supported"}

@@ -54,6 +54,7 @@ from router.types import Attempt, ChatResponse, RequestOptions, StreamEvent, Usa
 
 if TYPE_CHECKING:
     from router.clients.base import LLMClient
+    from router.clients.cache import ResponseCache
     from router.config import RetrySettings
     from router.state.breaker import CircuitBreaker
 
@@ -164,6 +165,7 @@ class ResilientClient(SyncClient):
         notify: Callable[[str], None] | None = None,
         deadlines: Deadlines | None = None,
         guards: Guards | None = None,
+        cache: ResponseCache | None = None,
     ) -> None:
         if not candidates:
             raise ValueError("ResilientClient needs at least one candidate")
@@ -180,6 +182,7 @@ class ResilientClient(SyncClient):
         self.breaker = breaker
         self.deadlines = deadlines or Deadlines()
         self.guards = guards or Guards()
+        self.cache = cache
         self.base_delay_s = base_delay_s
         self._sleep = sleep
         self._clock = clock
@@ -308,6 +311,18 @@ class ResilientClient(SyncClient):
     # --- LLMClient --------------------------------------------------------------------
 
     async def achat(self, messages: Messages, *, tools: Tools = None, options: RequestOptions | None = None) -> ChatResponse:
+        cache_key = None
+        if self.cache is not None:
+            cache_key = self.cache.key([(c.provider, c.model) for c in self.candidates], messages, tools, options)
+            cached = await self.cache.get(cache_key)
+            if cached is not None:
+                return cached
+        response = await self._achat(messages, tools, options)
+        if cache_key is not None and self.cache is not None:
+            await self.cache.put(cache_key, response)
+        return response
+
+    async def _achat(self, messages: Messages, tools: Tools, options: RequestOptions | None) -> ChatResponse:
         await self.guards.check_budget()
         attempts: list[Attempt] = []
         estimate = estimate_tokens(messages, tools)

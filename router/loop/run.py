@@ -337,7 +337,7 @@ async def arun_tools(
 
     provider = getattr(llm, "provider", None)
     chosen: Literal["native", "text"] = "native" if protocol == "auto" else protocol
-    if protocol == "auto" and isinstance(provider, str) and memory.is_downgraded(provider):
+    if protocol == "auto" and isinstance(provider, str) and await memory.ais_downgraded(provider):
         chosen = "text"
     history = [dict(m) if isinstance(m, Mapping) else m for m in messages]  # never share dicts with the caller
     try:
@@ -346,7 +346,7 @@ async def arun_tools(
         return await run.run()
     except _Downgrade as exc:
         if exc.provider:
-            memory.remember(exc.provider, str(exc))
+            await memory.aremember(exc.provider, str(exc))
         emit(NoticeEvent(f"{exc.provider or 'the provider'} refused native tools; switching to text ReAct ({exc})"))
         text_run = _Run(llm, history, registry, settings, "text", False, emit, options, stream)
         text_run.attempts.extend(exc.attempts)
