@@ -244,7 +244,7 @@ def _repl(router: Any, args: argparse.Namespace, printer: Printer, out: TextIO, 
                 err.write("\n[cancelled] the answer was interrupted; ask again or Ctrl-D to leave\n")
                 continue
             except RouterError as exc:
-                code = _report(exc, args, err)
+                code = _report(exc, args, err, out)
                 if code == EXIT_USAGE and isinstance(exc, ConfigError):
                     return code
                 continue
@@ -272,14 +272,40 @@ def _show_config(router: Any, args: argparse.Namespace, err: TextIO) -> None:
         err.write(f"[config] using {' and '.join(loaded)}\n")
 
 
-def _report(exc: BaseException, args: argparse.Namespace, err: TextIO) -> int:
+def _report(exc: BaseException, args: argparse.Namespace, err: TextIO, out: TextIO | None = None) -> int:
+    """One line on stderr; with --json also the error as a JSON object on stdout (scripts read one stream)."""
     if args.verbose:
         traceback.print_exception(exc, file=err)
     message = " ".join(str(exc).split())
     err.write(f"router: error: {message}\n")
-    if isinstance(exc, (ConfigError, UsageError)):
-        return EXIT_USAGE
-    return EXIT_PROVIDER
+    code = EXIT_USAGE if isinstance(exc, (ConfigError, UsageError)) else EXIT_PROVIDER
+    if args.json and out is not None:
+        out.write(json.dumps(error_object(exc, message, code), ensure_ascii=False) + "\n")
+    return code
+
+
+def error_object(exc: BaseException, message: str, code: int) -> dict[str, Any]:
+    """``{"error": {...}}`` for --json: type, message, provider/model, kind, status, attempts, exit code."""
+    from dataclasses import asdict, is_dataclass
+
+    from router.redaction import redact
+
+    attempts = [asdict(a) for a in getattr(exc, "attempts", ()) or () if is_dataclass(a) and not isinstance(a, type)]
+    failed = [a for a in attempts if not a["ok"]]
+    provider = getattr(exc, "provider", None) or (failed[-1]["provider"] if failed else None)
+    model = getattr(exc, "model", None) or (failed[-1]["model"] if failed else None)
+    return {
+        "error": {
+            "type": type(exc).__name__,
+            "message": redact(message),
+            "kind": getattr(exc, "kind", None),
+            "provider": provider,  # the last provider that failed, when the chain as a whole did
+            "model": model,
+            "status": getattr(exc, "status", None),
+            "attempts": attempts,
+            "exit_code": code,
+        }
+    }
 
 
 def main(argv: list[str] | None = None, *, stdin: TextIO | None = None, stdout: TextIO | None = None, stderr: TextIO | None = None) -> int:
@@ -302,9 +328,26 @@ def main(argv: list[str] | None = None, *, stdin: TextIO | None = None, stdout: 
         return EXIT_USAGE
     printer = Printer(err, out, quiet=args.json, stream=args.stream)
     try:
+        return _run(args, printer, out, err, inp)
+    finally:
+        _close(getattr(args, "router", None))
+
+
+def _close(router: Any) -> None:
+    """Release the HTTP clients before the interpreter exits (else aiohttp warns about unclosed sessions)."""
+    if router is None:
+        return
+    try:
+        router.close()
+    except Exception:  # leaving must not turn an answer into an error
+        pass
+
+
+def _run(args: argparse.Namespace, printer: Printer, out: TextIO, err: TextIO, inp: TextIO) -> int:
+    try:
         from router.core import Router
 
-        router = Router.from_yaml(args.config)
+        router = args.router = Router.from_yaml(args.config)
         _show_config(router, args, err)
         if args.provider is not None:
             args.provider = router.resolve_provider(args.provider)  # names and aliases, as the library resolves them
@@ -313,7 +356,7 @@ def main(argv: list[str] | None = None, *, stdin: TextIO | None = None, stdout: 
             return _repl(router, args, printer, out, err, inp)
         answer = _ask(router, question, args, printer)
     except (RouterError, ProviderError) as exc:
-        return _report(exc, args, err)
+        return _report(exc, args, err, out)
     except KeyboardInterrupt:
         err.write("router: interrupted\n")
         return EXIT_INTERRUPTED
@@ -322,7 +365,10 @@ def main(argv: list[str] | None = None, *, stdin: TextIO | None = None, stdout: 
 
         if args.verbose:
             traceback.print_exception(exc, file=err)
-        err.write(f"router: internal error: {type(exc).__name__}: {redact(str(exc))} (run with --verbose for details)\n")
+        message = f"internal error: {type(exc).__name__}: {redact(str(exc))} (run with --verbose for details)"
+        err.write(f"router: {message}\n")
+        if args.json:
+            out.write(json.dumps(error_object(exc, message, EXIT_PROVIDER), ensure_ascii=False) + "\n")
         return EXIT_PROVIDER
     if not args.json:
         _announce_fallback(answer, err)

@@ -70,11 +70,21 @@ class ConfigError(RouterError):
 class MissingAPIKeyError(ConfigError):
     """Raised only when a provider is about to be called, never at load time."""
 
-    def __init__(self, provider: str, env_var: str, *, also: tuple[str, ...] = ()) -> None:
+    def __init__(self, provider: str, env_var: str, *, also: tuple[str, ...] = (), reason: str | None = None) -> None:
         self.provider = provider
         self.env_var = env_var
         self.also = also
-        others = [name for name in dict.fromkeys(also) if name != env_var]
+        others = [name for name in dict.fromkeys(also) if name and name != env_var]
+        if not env_var:
+            # a provider that needs no key (a local model) could not answer: a key for a fallback would help,
+            # another --provider would not, so none is suggested
+            why = f" ({reason})" if reason else ""
+            fix = (
+                f"set {'one of the environment variables ' if len(others) > 1 else 'the environment variable '}"
+                f"{' / '.join(others)} for a fallback" if others else "no fallback provider is configured with a key"
+            )
+            super().__init__(f"provider {provider!r} cannot answer{why}: {fix}")
+            return
         fallback = f" or, for a fallback, {' / '.join(others)}" if others else ""
         super().__init__(
             f"provider {provider!r} needs an API key: set the environment variable {env_var}{fallback} "

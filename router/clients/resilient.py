@@ -235,10 +235,17 @@ class ResilientClient(SyncClient):
                     raise _Skip
                 waited += wait
                 await self._sleep(wait)
+        self._announce_fallback(candidate, attempts)
         if decision.probe:
             return 1  # a half-open probe decides for everyone: one try
         last = candidate is self.candidates[-1]
         return 1 + (candidate.max_retries if last else min(candidate.max_retries, self.retries_with_fallback))
+
+    def _announce_fallback(self, candidate: Candidate, attempts: list[Attempt]) -> None:
+        """Said as it happens, not only after the answer: who failed last, and who is asked now."""
+        failed = next((a for a in reversed(attempts) if not a.ok and not (a.error or "").startswith("skipped")), None)
+        if failed is not None:
+            self._say(f"{failed.provider}: {_reason(failed)}; falling back to {candidate.provider}/{candidate.model}")
 
     # --- after a try ------------------------------------------------------------------
 

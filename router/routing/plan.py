@@ -120,7 +120,9 @@ def plan(
         embedded = _embedded(config, installed)
         if embedded is None:
             first = config.provider(route.provider)
-            raise MissingAPIKeyError(route.provider, first.api_key_env or "", also=tuple(v for _, v in missing))
+            why = next((a.error for a in skipped if a.provider == route.provider), None)
+            also = tuple(v for n, v in missing if n != route.provider)  # every variable that would work
+            raise MissingAPIKeyError(route.provider, first.api_key_env or "", also=also, reason=why)
         candidates.append(embedded)
         skipped = [a for a in skipped if a.provider != embedded.provider]  # it answers after all: not a skip
         if missing:
