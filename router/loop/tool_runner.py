@@ -16,8 +16,7 @@ from typing import Any
 
 from router.errors import ToolArgumentsError
 from router.loop.workers import BackgroundTasks, Pending, TooManyToolThreads, notification
-from router.redaction import redact
-from router.tools.registry import ToolRegistry, result_error, result_to_text
+from router.tools.registry import ToolRegistry, describe_tool_error, result_error, result_to_text
 from router.types import Event, ToolCallEvent, ToolRecord, ToolResultEvent
 
 LoopEvent = Event
@@ -159,15 +158,17 @@ class ToolRunner:
         except ToolArgumentsError as exc:
             return failed(f"Error: {exc}. Fix the arguments and call {call.name} again.", str(exc))
         timeout = min(self.tool_timeout_s, tool.timeout_s or self.tool_timeout_s)
-        work = functools.partial(tool.fn, **kwargs)
+        # an async tool is awaited on this loop (cancellable at its timeout); a sync one gets a worker thread
+        is_async = tool.is_async and tool.afn is not None
+        work = functools.partial(tool.afn if is_async else tool.fn, **kwargs)
         if not tool.background:
             try:
-                return "run", (timeout, Pending(work, name=f"router-tool-{call.name}"))
+                return "run", (timeout, Pending(work, name=f"router-tool-{call.name}", is_async=is_async))
             except TooManyToolThreads as exc:
                 return failed(f"Error: {exc}. Try again later.", str(exc))
         task = self.background.start(
             work, call_id=call.call_id, tool=call.name, arguments=call.arguments, raw_arguments=call.raw_arguments,
-            step=step, record_index=record_index, timeout_s=timeout,
+            step=step, record_index=record_index, timeout_s=timeout, is_async=is_async,
         )  # fmt: skip
         content = json.dumps(
             {"background_task_id": task.task_id, "status": "running",
@@ -182,7 +183,7 @@ class ToolRunner:
             content = f"Error: tool {call.name} did not finish within {timeout:g} s and was abandoned."
             return content, self._record(call, step, "", error, pending.duration_s)
         if pending.exception is not None:
-            error = redact(f"{type(pending.exception).__name__}: {pending.exception}")
+            error = describe_tool_error(pending.exception)
             return f"Error: tool {call.name} failed: {error}", self._record(call, step, "", error, pending.duration_s)
         text = result_to_text(pending.value)
         record = self._record(call, step, text, result_error(pending.value), pending.duration_s)
@@ -206,7 +207,7 @@ class ToolRunner:
                 error = f"background task did not finish within {task.timeout_s:g} s"
             elif pending.exception is not None:
                 status, text = "failed", ""
-                error = redact(f"{type(pending.exception).__name__}: {pending.exception}")
+                error = describe_tool_error(pending.exception)
             else:
                 text, error = result_to_text(pending.value), result_error(pending.value)
                 status = "failed" if error else "completed"

@@ -38,7 +38,7 @@ class Pending:
     (``await wait_async``), so the async loop never blocks on a thread.
     """
 
-    def __init__(self, fn: Callable[[], Any], name: str = "router-tool") -> None:
+    def __init__(self, fn: Callable[[], Any], name: str = "router-tool", *, is_async: bool | None = None) -> None:
         self.value: Any = None
         self.exception: BaseException | None = None
         self.started = time.perf_counter()
@@ -46,7 +46,9 @@ class Pending:
         self._done = threading.Event()
         self._waiters: list[tuple[asyncio.AbstractEventLoop, asyncio.Future[None]]] = []
         self._lock = threading.Lock()
-        if inspect.iscoroutinefunction(getattr(fn, "func", fn)):
+        if is_async is None:  # callers that know (the tool runner) say so: an async __call__ is not detectable here
+            is_async = inspect.iscoroutinefunction(getattr(fn, "func", fn))
+        if is_async:
             self._task: asyncio.Task[None] | None = asyncio.get_running_loop().create_task(self._run_async(fn), name=name)
             return
         self._task = None
@@ -162,6 +164,7 @@ class BackgroundTasks:
         step: int,
         record_index: int,
         timeout_s: float,
+        is_async: bool | None = None,
     ) -> BackgroundTask:
         task_id = new_task_id()
         task = BackgroundTask(
@@ -172,7 +175,7 @@ class BackgroundTasks:
             raw_arguments=raw_arguments,
             step=step,
             record_index=record_index,
-            pending=Pending(fn, name=f"router-{task_id}"),
+            pending=Pending(fn, name=f"router-{task_id}", is_async=is_async),
             deadline=time.perf_counter() + timeout_s,
             timeout_s=timeout_s,
         )
