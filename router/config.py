@@ -187,6 +187,17 @@ class LoopSettings(_Strict):
     """Tool calls run in one turn; more get an error result each (a model asking for 3,000 at once)."""
 
 
+class SizeLimits(_Strict):
+    """How large a question may be and how much of a reply is kept, in characters.
+
+    A pasted log of 50 MB is refused with the limit named rather than sent (and billed);
+    a runaway reply is cut with a warning on the answer instead of filling memory and terminals.
+    """
+
+    max_question_chars: int = Field(default=200_000, ge=1, le=50_000_000)
+    max_reply_chars: int = Field(default=400_000, ge=100, le=50_000_000)
+
+
 class RetrySettings(_Strict):
     max_wait_s: float = Field(default=20.0, ge=0, le=600)
     cooldown_s: float = Field(default=60.0, ge=0, le=86_400)
@@ -364,6 +375,7 @@ class RouterConfig(_Strict):
     fallbacks: list[str] = Field(default_factory=list)
     loop: LoopSettings = Field(default_factory=LoopSettings)
     retry: RetrySettings = Field(default_factory=RetrySettings)
+    limits: SizeLimits = Field(default_factory=SizeLimits)
     modes: ModeSettings = Field(default_factory=ModeSettings)
     state: StateSettings = Field(default_factory=StateSettings)
     cache: CacheSettings = Field(default_factory=CacheSettings)
@@ -717,6 +729,7 @@ __all__ = [
     "RouterConfig",
     "RoutingSettings",
     "ServerSettings",
+    "SizeLimits",
     "StateSettings",
     "config_path",
     "load_config",

@@ -209,6 +209,7 @@ class Router:
             raise UsageError(f"the question must be a string, got {type(question).__name__}")
         if not question.strip():
             raise UsageError("the question is empty")
+        _check_question_size(question, self.config)
         if max_steps is not None and (isinstance(max_steps, bool) or not isinstance(max_steps, int)):
             raise UsageError(f"max_steps must be a whole number, got {max_steps!r}")
         if mode == "auto":
@@ -380,6 +381,7 @@ class Router:
         provider = answered.provider if answered else plan.first.provider
         model = answered.model if answered else plan.first.model_id
         warnings = _warnings(mode, result, self.config, provider, model)
+        result = _cap_reply(result, self.config.limits.max_reply_chars, warnings)
         if plan.notice:
             warnings.insert(0, plan.notice)
         return replace(
@@ -422,6 +424,23 @@ def _route_line(route: Route, plan: Plan) -> str:
     passed = next((a for a in plan.skipped if a.provider == route.provider), None)
     why = f"{passed.error}" if passed and passed.error else "unavailable"
     return f"{route.reason} was {route.provider} ({why}); next in fallbacks"
+
+
+def _check_question_size(question: str, config: RouterConfig) -> None:
+    limit = config.limits.max_question_chars
+    if len(question) > limit:
+        raise UsageError(
+            f"the question has {len(question):,} characters, more than limits.max_question_chars ({limit:,}) "
+            f"in {config.source}; shorten it or raise the limit"
+        )
+
+
+def _cap_reply(result: Answer, limit: int, warnings: list[str]) -> Answer:
+    """A reply longer than ``limits.max_reply_chars`` is cut there, and the answer says so."""
+    if len(result.text) <= limit:
+        return result
+    warnings.append(f"the reply had {len(result.text):,} characters; only the first {limit:,} are kept (limits.max_reply_chars)")
+    return replace(result, text=result.text[:limit])
 
 
 def _warnings(mode: str, result: Answer, config: RouterConfig, provider: str, model: str) -> list[str]:
