@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import re
 
+from router.loop.text_react import FINAL_NOW
+
 CUT_TOOL_CALL = (
     "[router] Your last reply was cut off by the output length limit while writing a tool call, so the call "
     "was NOT executed. Call the tool again with shorter arguments, or answer directly."
@@ -16,6 +18,8 @@ CONTINUE = "[router] Your answer was cut off by the length limit. Continue exact
 FINAL_PROMPTS = {
     "max_steps": "[router] The tool step limit ({max_steps}) has been reached. Do not call tools. Give your best final "
     "answer from what is known so far.",
+    "planned": "[router] The tool result above answers the question. Do not call tools. Reply with 'Final Answer:' "
+    "and the answer, using that result.",
     "repeated_calls": "[router] You keep repeating the same tool call and already have its result. Do not call tools. "
     "Give your final answer now from the results above.",
 }
@@ -28,9 +32,22 @@ NOTES = {
 _OWN_LINES = re.compile(r"^[^\n]*\[router\][^\n]*(?:\n|$)", re.MULTILINE)
 
 
+_OWN_TEXTS = tuple(text.replace("[router] ", "") for text in (CUT_TOOL_CALL, CONTINUE, *FINAL_PROMPTS.values(), FINAL_NOW))
+
+
 def without_own_instructions(text: str) -> str:
-    """A model sometimes quotes our "[router] ..." instructions back; they never reach the user."""
-    return _OWN_LINES.sub("", text).strip() if "[router]" in text else text
+    """A model sometimes quotes our "[router] ..." instructions back (a small one without the tag,
+    sentence by sentence); they never reach the user."""
+    if "[router]" in text:
+        text = _OWN_LINES.sub("", text).strip()
+    kept = [line for line in text.split("\n") if not _quotes_us(line)]
+    return "\n".join(kept).strip() if len(kept) != text.count("\n") + 1 else text
+
+
+def _quotes_us(line: str) -> bool:
+    """A line that is only (a run of sentences of) one of our instructions."""
+    plain = line.strip()
+    return len(plain) >= 20 and any(plain in instruction for instruction in _OWN_TEXTS)
 
 
 __all__ = ["CONTINUE", "CUT_TOOL_CALL", "FINAL_PROMPTS", "NOTES", "without_own_instructions"]

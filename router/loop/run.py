@@ -225,6 +225,25 @@ class _Run:
             if self.tools.repeat_overflow:
                 return await self.finish_forced("repeated_calls")
 
+    async def answer_from_planned(self) -> Answer:
+        """One answer turn without a tool loop: a small model on the text protocol wanders off into
+        more Actions (v0.1.0's SmolLM called get_current_time four times after the calculator).
+        A calculator figure the reply does not state is appended with a note (``loop.planned``)."""
+        from router.loop.planned import with_calculator_figure
+
+        last = self.history[-1]
+        self.history[-1] = {**last, "content": f"{last['content']}\n\n{FINAL_PROMPTS['planned']}"}
+        response = await self.request(offer_tools=False)
+        raw = response.message.content or ""
+        if isinstance(text_react.parse_react(raw, self.parameters), text_react.ReactAction):
+            self.history.append({"role": "assistant", "content": raw})  # more Actions: not an answer, not run
+            answer, cut = "", False
+        else:
+            answer, cut = await self.complete(response, text_react.answer_text(raw))
+        answer = with_calculator_figure(answer, self.tools.records)
+        answer = answer if answer.strip() else self.summary()
+        return self.result(answer + ("\n\n" + NOTES["length"] if cut else ""), "length" if cut else "answer")
+
     async def complete(self, response: ChatResponse, first: str) -> tuple[str, bool]:
         """Ask for continuations while the answer is cut by length; (joined answer, still cut)."""
         parts, raw = [first], response.message.content or ""
@@ -343,6 +362,8 @@ async def arun_tools(
     try:
         run = _Run(llm, history, registry, settings, chosen, protocol == "auto", emit, options, stream)
         await run.run_planned(planned_calls)
+        if planned_calls and chosen == "text" and run.tools.records and all(r.ok for r in run.tools.records):
+            return await run.answer_from_planned()  # a small model whose tool need the router already met
         return await run.run()
     except _Downgrade as exc:
         if exc.provider:
@@ -351,6 +372,8 @@ async def arun_tools(
         text_run = _Run(llm, history, registry, settings, "text", False, emit, options, stream)
         text_run.attempts.extend(exc.attempts)
         await text_run.run_planned(planned_calls)
+        if planned_calls and text_run.tools.records and all(r.ok for r in text_run.tools.records):
+            return await text_run.answer_from_planned()
         return await text_run.run()
 
 

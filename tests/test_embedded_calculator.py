@@ -1,0 +1,123 @@
+"""The README's first command: no key, only the `local` extra, `python -m router "What is 365*24?"` says 8760.
+
+End to end in a subprocess with an empty environment (PATH, HOME and the path of
+this tree only), from an empty directory so no providers.yaml or .env is picked
+up. Skipped when the embedded model is not installed; ROUTER_REQUIRE_LOCAL_MODEL=1
+turns the skip into a failure, as in test_local_model.py. The unit tests for the
+figure guard itself need no model.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from router.clients.local_model import ENV_VAR, INSTALL_HINT, embedded_model_path, llama_cpp_installed
+from router.loop.planned import calculator_figure, with_calculator_figure
+from router.types import Answer, ToolRecord
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+def _require_model() -> None:
+    path = embedded_model_path()
+    reason = None
+    if not llama_cpp_installed():
+        reason = f"llama-cpp-python not installed ({INSTALL_HINT})"
+    elif path is None or not os.path.isfile(path):
+        reason = f"no local model: {INSTALL_HINT}, or set {ENV_VAR}"
+    if reason is not None:
+        if os.environ.get("ROUTER_REQUIRE_LOCAL_MODEL") == "1":
+            pytest.fail(f"ROUTER_REQUIRE_LOCAL_MODEL=1 but {reason}")
+        pytest.skip(reason)
+
+
+def test_no_key_365_times_24_is_8760_through_the_embedded_model_with_a_calculator_record(tmp_path: Path) -> None:
+    _require_model()
+    home = tmp_path / "home"
+    home.mkdir()
+    env = {"PATH": os.environ.get("PATH", ""), "HOME": str(home), "PYTHONPATH": str(REPO)}
+    result = subprocess.run(
+        [sys.executable, "-m", "router", "--json", "What is 365*24?"],
+        cwd=tmp_path, env=env, capture_output=True, text=True, timeout=600, check=False,
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    answer = json.loads(result.stdout)
+    assert answer["provider"] == "embedded" and answer["mode"] == "react"
+    calculator = [r for r in answer["tool_records"] if r["tool"] == "calculator"]
+    assert calculator and calculator[0]["error"] is None
+    assert json.loads(calculator[0]["result"])["result"] == 8760
+    assert "8760" in answer["text"].replace(",", "")
+    assert "[router]" not in answer["text"] and "Do not call tools" not in answer["text"]
+    assert answer["stopped_reason"] == "answer"
+
+
+def _record(tool: str, result: str, error: str | None = None) -> ToolRecord:
+    return ToolRecord(tool=tool, arguments={"expression": "365*24"}, result=result, error=error)
+
+
+CALC = _record("calculator", '{"expression": "365*24", "result": 8760}')
+
+
+def test_an_answer_that_states_the_figure_is_left_alone() -> None:
+    assert with_calculator_figure("365 times 24 is 8,760.", [CALC]) == "365 times 24 is 8,760."
+
+
+def test_a_wrong_figure_gets_the_calculators_figure_appended_and_attributed() -> None:
+    text = with_calculator_figure("365*24 = 7836.", [CALC])
+    assert text.startswith("365*24 = 7836.")
+    assert "the calculator tool computed 365*24 = 8760" in text
+
+
+def test_an_empty_or_parroted_reply_becomes_the_attributed_figure() -> None:
+    assert with_calculator_figure("", [CALC]) == "365*24 = 8760 (computed by the calculator tool)"
+    echoed = 'Observation: {"expression": "365*24", "result": 8760}'
+    assert with_calculator_figure(echoed, [CALC]) == "365*24 = 8760 (computed by the calculator tool)"
+
+
+def test_no_guard_without_exactly_one_successful_numeric_calculator_record() -> None:
+    failed = _record("calculator", "", "division by zero")
+    weather = _record("get_weather", '{"temperature": 21}')
+    assert calculator_figure([failed]) is None and calculator_figure([CALC, weather]) is None
+    assert with_calculator_figure("no idea", [weather]) == "no idea"
+    assert calculator_figure([_record("calculator", '{"expression": "1/4", "result": 0.25}')]) == ("1/4", "0.25")
+    assert calculator_figure([_record("calculator", '{"expression": "3.0*2", "result": 6.0}')]) == ("3.0*2", "6")
+
+
+def _planned_run(reply: str) -> Answer:
+    from router.aio import run_sync
+    from router.clients.mock import ScriptedLLM, text_response
+    from router.loop.run import arun_tools
+    from router.tools.registry import ToolRegistry
+
+    llm = ScriptedLLM([text_response(reply)])
+    messages = [{"role": "system", "content": "sys"}, {"role": "user", "content": "What is 365*24?"}]
+    answer = run_sync(
+        arun_tools(llm, messages, ToolRegistry.default(), protocol="text", planned_calls=[("calculator", {"expression": "365*24"})])
+    )
+    assert llm.remaining == 0 and len(llm.calls) == 1, "one answer turn after the router's own call, no tool loop"
+    assert llm.calls[0].tools is None
+    return answer
+
+
+def test_a_small_model_that_asks_for_more_tools_after_the_pre_run_gets_the_calculators_figure() -> None:
+    answer = _planned_run('Action: get_current_time\nAction Input: {"type": "object"}')
+    assert answer.text == "365*24 = 8760 (computed by the calculator tool)"
+    assert [r.tool for r in answer.tool_records] == ["calculator"]
+    assert answer.stopped_reason == "answer"
+
+
+def test_a_small_model_parroting_our_instruction_has_it_removed() -> None:
+    answer = _planned_run("The tool result above answers the question. Do not call tools.\n\nThe tool answer is 8760.")
+    assert answer.text == "The tool answer is 8760."
+
+
+def test_a_small_model_with_a_wrong_figure_gets_a_note() -> None:
+    answer = _planned_run("Final Answer: 365*24 = 7836.")
+    assert answer.text.startswith("365*24 = 7836.")
+    assert "the calculator tool computed 365*24 = 8760" in answer.text
