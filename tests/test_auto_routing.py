@@ -17,6 +17,7 @@ CONFIG = textwrap.dedent(
     default: cheap
     fallbacks: [cheap]
     retry: {max_wait_s: 0}
+    limits: {max_question_chars: 2000000}  # the window check, not the size cap, is under test here
     routing:
       strategy: fixed
       threshold: 0.5
