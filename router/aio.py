@@ -13,7 +13,7 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import threading
-from collections.abc import AsyncIterator, Awaitable, Coroutine, Iterator
+from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine, Iterator
 from typing import Any, TypeVar
 
 T = TypeVar("T")
@@ -95,10 +95,26 @@ def iterate_sync(agen: AsyncIterator[T]) -> Iterator[T]:
                 pass
 
 
+async def events_of(run: Callable[[Callable[[Any], None]], Awaitable[Any]]) -> AsyncIterator[Any]:
+    """Runs ``run(sink)`` as a task and yields what it emits, then ``DoneEvent``; errors re-raise here."""
+    from router.types import DoneEvent
+
+    queue: asyncio.Queue[Any] = asyncio.Queue()
+    task = asyncio.ensure_future(run(queue.put_nowait))
+    task.add_done_callback(lambda _: queue.put_nowait(None))
+    try:
+        while (event := await queue.get()) is not None:
+            yield event
+        yield DoneEvent(task.result())
+    finally:
+        if not task.done():
+            task.cancel()
+
+
 async def maybe_await(value: Awaitable[T] | T) -> T:
     if asyncio.iscoroutine(value) or isinstance(value, asyncio.Future):
         return await value  # type: ignore[no-any-return]
     return value  # type: ignore[return-value]
 
 
-__all__ = ["core_loop", "in_core_loop", "iterate_sync", "maybe_await", "run_sync"]
+__all__ = ["core_loop", "events_of", "in_core_loop", "iterate_sync", "maybe_await", "run_sync"]

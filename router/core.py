@@ -13,11 +13,10 @@ import asyncio
 import os
 import time
 from collections.abc import AsyncIterator, Callable, Iterator, Mapping, Sequence
-from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from router.errors import UsageError
-from router.types import Answer, DoneEvent, Event, ModeEvent, NoticeEvent, RequestOptions, RouteEvent, Usage
+from router.types import Answer, DoneEvent, Event, ModeEvent, NoticeEvent, RequestOptions, RouteEvent
 
 if TYPE_CHECKING:
     from router.clients.base import LLMClient
@@ -64,7 +63,9 @@ class Router:
         from router.routing.auto import LatencyBook
 
         self._latency = LatencyBook()
-        self._guards = _guards(config, self.state)
+        from router.clients.guards import guards_from_config
+
+        self._guards = guards_from_config(config, self.state)
 
     @classmethod
     def from_yaml(cls, path: str | os.PathLike[str] | None = None, **kwargs: Any) -> Router:
@@ -209,7 +210,9 @@ class Router:
             raise UsageError(f"the question must be a string, got {type(question).__name__}")
         if not question.strip():
             raise UsageError("the question is empty")
-        _check_question_size(question, self.config)
+        from router.answers import check_question_size
+
+        check_question_size(question, self.config)
         if max_steps is not None and (isinstance(max_steps, bool) or not isinstance(max_steps, int)):
             raise UsageError(f"max_steps must be a whole number, got {max_steps!r}")
         if mode == "auto":
@@ -242,7 +245,9 @@ class Router:
         if plan.notice:
             emit(NoticeEvent(plan.notice))
         emit(ModeEvent(chosen_mode, mode_reason))
-        emit(RouteEvent(first.provider, first.model_id, _route_line(route, plan)))
+        from router.answers import route_line
+
+        emit(RouteEvent(first.provider, first.model_id, route_line(route, plan)))
         capabilities = first.settings.capabilities_for(first.model_id)
         result = await arun_mode(
             chosen_mode,
@@ -269,7 +274,9 @@ class Router:
 
     async def astream(self, question: str, **kwargs: Any) -> AsyncIterator[Event]:
         """``aask`` as a stream of events; the last one is ``DoneEvent(answer)``."""
-        async for event in _events(lambda sink: self.aask(question, stream=True, on_event=sink, **kwargs)):
+        from router.aio import events_of
+
+        async for event in events_of(lambda sink: self.aask(question, stream=True, on_event=sink, **kwargs)):
             yield event
 
     def stream(self, question: str, **kwargs: Any) -> Iterator[Event]:
@@ -310,7 +317,9 @@ class Router:
         prompt_tokens = sum(estimate_tokens(str(m.get("content") or "")) for m in messages)
         plan = self.plan(route, needs_tools=bool(tools), prompt_tokens=prompt_tokens)
         if on_event is not None:
-            on_event(RouteEvent(plan.first.provider, plan.first.model_id, _route_line(route, plan)))
+            from router.answers import route_line
+
+            on_event(RouteEvent(plan.first.provider, plan.first.model_id, route_line(route, plan)))
         chain = self._chain(plan, on_event)
         if stream:
             response = None
@@ -347,9 +356,10 @@ class Router:
 
     async def astream_chat(self, messages: list[dict[str, Any]], **kwargs: Any) -> AsyncIterator[Event]:
         """``achat`` as events: text deltas, one ToolCallEvent per complete call, then ``DoneEvent``."""
+        from router.aio import events_of
         from router.types import ToolCallEvent
 
-        async for event in _events(lambda sink: self.achat(messages, stream=True, on_event=sink, **kwargs)):
+        async for event in events_of(lambda sink: self.achat(messages, stream=True, on_event=sink, **kwargs)):
             if isinstance(event, DoneEvent):
                 for call in event.answer.tool_calls:
                     yield ToolCallEvent(call.name, call.id, call.arguments)
@@ -374,114 +384,16 @@ class Router:
     # -- reporting ------------------------------------------------------------------------
 
     def _finish(self, result: Answer, plan: Plan, route: Route, started: float, *, mode: str, mode_reason: str) -> Answer:
+        from router.answers import finish_answer
+
         for attempt in result.attempts:
             if attempt.ok:
                 self._latency.observe(attempt.provider, attempt.model, attempt.latency_s)
-        answered = next((a for a in reversed(result.attempts) if a.ok), None)
-        provider = answered.provider if answered else plan.first.provider
-        model = answered.model if answered else plan.first.model_id
-        warnings = _warnings(mode, result, self.config, provider, model)
-        result = _cap_reply(result, self.config.limits.max_reply_chars, warnings)
-        if plan.notice:
-            warnings.insert(0, plan.notice)
-        return replace(
-            result,
-            mode=mode,
-            provider=provider,
-            model=model,
-            route_reason=route.reason,
-            mode_reason=mode_reason,
-            cost=_cost(self.config, provider, model, result.usage),
-            latency_s=round(time.perf_counter() - started, 4),
-            attempts=(*plan.skipped, *result.attempts),
-            warnings=tuple(warnings),
-        )
-
-
-async def _events(run: Callable[[EventSink], Any]) -> AsyncIterator[Event]:
-    """Runs ``run(sink)`` as a task and yields what it emits, then ``DoneEvent``; errors re-raise here."""
-    queue: asyncio.Queue[Event | None] = asyncio.Queue()
-    task = asyncio.ensure_future(run(queue.put_nowait))
-    task.add_done_callback(lambda _: queue.put_nowait(None))
-    try:
-        while (event := await queue.get()) is not None:
-            yield event
-        yield DoneEvent(task.result())
-    finally:
-        if not task.done():
-            task.cancel()
+        return finish_answer(result, plan, route, started, self.config, mode=mode, mode_reason=mode_reason)
 
 
 def _is_auto(model: str | None) -> bool:
     return model is not None and model.strip().lower() == "auto"
-
-
-def _route_line(route: Route, plan: Plan) -> str:
-    """Why this provider: the routing reason, or why the routed provider was passed over."""
-    first = plan.first.provider
-    if first == route.provider:
-        return route.reason
-    passed = next((a for a in plan.skipped if a.provider == route.provider), None)
-    why = f"{passed.error}" if passed and passed.error else "unavailable"
-    return f"{route.reason} was {route.provider} ({why}); next in fallbacks"
-
-
-def _check_question_size(question: str, config: RouterConfig) -> None:
-    limit = config.limits.max_question_chars
-    if len(question) > limit:
-        raise UsageError(
-            f"the question has {len(question):,} characters, more than limits.max_question_chars ({limit:,}) "
-            f"in {config.source}; shorten it or raise the limit"
-        )
-
-
-def _cap_reply(result: Answer, limit: int, warnings: list[str]) -> Answer:
-    """A reply longer than ``limits.max_reply_chars`` is cut there, and the answer says so."""
-    if len(result.text) <= limit:
-        return result
-    warnings.append(f"the reply had {len(result.text):,} characters; only the first {limit:,} are kept (limits.max_reply_chars)")
-    return replace(result, text=result.text[:limit])
-
-
-def _warnings(mode: str, result: Answer, config: RouterConfig, provider: str, model: str) -> list[str]:
-    out: list[str] = []
-    if mode == "react" and not result.tool_records:
-        out.append("react answer produced without any tool call: it may be guessed, not looked up")
-    elif mode == "react" and not result.grounded:
-        out.append("no tool call succeeded: the answer is not grounded in tool results")
-    if result.stopped_reason not in ("answer", "stop"):
-        out.append(f"the loop stopped early ({result.stopped_reason}); the answer is a best effort")
-    if result.refused:
-        out.append("the model refused to answer; its refusal is the text")
-    if result.finish_reason == "content_filter":
-        out.append("the provider's content filter cut or changed this answer")
-    if provider in config.providers and config.provider(provider).small_model:
-        out.append(f"answered by a small local model ({provider}/{model}): expect low quality")
-    return out
-
-
-def _guards(config: RouterConfig, store: Any) -> Any:
-    """Refused keys, client-side rate limits and the daily budget, on the Router's store."""
-    from router.clients.guards import AuthQuarantine, Guards
-    from router.state.limits import Budget, RateLimiter
-
-    limiter = RateLimiter.from_config(store, config)
-    budget = Budget(store, "router", config.budget_usd_per_day) if config.budget_usd_per_day is not None else None
-    return Guards(
-        limiter=limiter if limiter.limits else None,
-        budget=budget,
-        cost=lambda provider, model, usage: _cost(config, provider, model, usage),
-        auth=AuthQuarantine(store),
-    )
-
-
-def _cost(config: RouterConfig, provider: str, model: str, usage: Usage) -> float | None:
-    if provider not in config.providers:
-        return None
-    spec = config.provider(provider).model(model)
-    if spec.price_in is None or spec.price_out is None:
-        return None
-    return round((usage.prompt_tokens * spec.price_in + usage.completion_tokens * spec.price_out) / 1_000_000, 8)
 
 
 _default_router: Router | None = None

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from router.config import RouterConfig
     from router.state.base import StateStore
     from router.state.limits import Budget, RateLimiter
     from router.types import Usage
@@ -92,4 +93,26 @@ class Guards:
             await self.budget.charge(usd)
 
 
-__all__ = ["AUTH_OUT_TTL_S", "AuthQuarantine", "Guards", "estimate_tokens", "key_fingerprint"]
+def guards_from_config(config: RouterConfig, store: Any) -> Guards:
+    """Refused keys, client-side rate limits and the daily budget, on the Router's store."""
+    from router.answers import cost
+    from router.state.limits import Budget, RateLimiter
+
+    limiter = RateLimiter.from_config(store, config)
+    budget = Budget(store, "router", config.budget_usd_per_day) if config.budget_usd_per_day is not None else None
+    return Guards(
+        limiter=limiter if limiter.limits else None,
+        budget=budget,
+        cost=lambda provider, model, usage: cost(config, provider, model, usage),
+        auth=AuthQuarantine(store),
+    )
+
+
+__all__ = [
+    "AUTH_OUT_TTL_S",
+    "AuthQuarantine",
+    "Guards",
+    "estimate_tokens",
+    "guards_from_config",
+    "key_fingerprint",
+]

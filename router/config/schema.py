@@ -1,4 +1,4 @@
-"""providers.yaml, validated.
+"""providers.yaml, validated: the schema (every key, its type, default and bounds).
 
 Pydantic models reject unknown keys, and every problem becomes a ``ConfigError``
 whose message starts with ``file:line:`` and names the key path, because a typo
@@ -16,17 +16,13 @@ Values that might be secrets (a key pasted into ``api_key_env``, credentials in 
 
 from __future__ import annotations
 
-import difflib
 import os
-from collections.abc import Callable
-from pathlib import Path
-from typing import Any, Literal, NoReturn
+from typing import Literal
 from urllib.parse import urlparse
 
-import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
-from router.errors import ConfigError, MissingAPIKeyError, UsageError
+from router.errors import ConfigError, MissingAPIKeyError
 from router.redaction import has_url_credentials, looks_like_secret
 
 ClientKind = Literal["openai", "litellm", "mock", "llama_cpp"]
@@ -408,311 +404,10 @@ class RouterConfig(_Strict):
         return self.model_copy(update={"default": resolve_provider(self, name)})
 
 
-# --- loading ---------------------------------------------------------------------------
-
-
-def _loader_class() -> type[yaml.SafeLoader]:
-    return getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # type: ignore[no-any-return]
-
-
-def _index_lines(node: yaml.Node, path: tuple[Any, ...], out: dict[tuple[Any, ...], int], file: str) -> None:
-    """Map every key path to its 1-based line, and refuse duplicate keys (YAML keeps the last)."""
-    if isinstance(node, yaml.MappingNode):
-        seen: set[Any] = set()
-        for key_node, value_node in node.value:
-            if not isinstance(key_node, yaml.ScalarNode):
-                where = ".".join(str(p) for p in path) or "(top level)"
-                raise ConfigError(
-                    f"{where}: keys must be plain names, not a list or mapping (complex key '?')",
-                    path=file, line=key_node.start_mark.line + 1,
-                )
-            key = key_node.value
-            if key in seen:
-                where = ".".join(str(p) for p in (*path, key))
-                raise ConfigError(f"{where}: duplicate key", path=file, line=key_node.start_mark.line + 1, key=where)
-            seen.add(key)
-            out[(*path, key)] = key_node.start_mark.line + 1
-            _index_lines(value_node, (*path, key), out, file)
-    elif isinstance(node, yaml.SequenceNode):
-        for i, item in enumerate(node.value):
-            out[(*path, i)] = item.start_mark.line + 1
-            _index_lines(item, (*path, i), out, file)
-
-
-def _line_for(loc: tuple[Any, ...], lines: dict[tuple[Any, ...], int]) -> int | None:
-    for end in range(len(loc), 0, -1):
-        if loc[:end] in lines:
-            return lines[loc[:end]]
-    return None
-
-
-def _model_at(loc: tuple[Any, ...]) -> type[BaseModel] | None:
-    """The pydantic model that owns the last key of ``loc`` (for "did you mean")."""
-    model: Any = RouterConfig
-    for part in loc[:-1]:
-        if isinstance(part, int) or model is None:
-            continue
-        if model is RouterConfig and part == "providers":
-            model = dict
-            continue
-        if model is dict:
-            model = ProviderConfig
-            continue
-        field = model.model_fields.get(part)
-        if field is None:
-            return None
-        annotation = field.annotation
-        args = getattr(annotation, "__args__", ())
-        candidates = [a for a in (annotation, *args) if isinstance(a, type) and issubclass(a, BaseModel)]
-        model = candidates[0] if candidates else None
-    return model if isinstance(model, type) and issubclass(model, BaseModel) else None
-
-
-def _describe(error: Any) -> str:
-    loc = tuple(p for p in error["loc"] if not (isinstance(p, str) and p.startswith("function-")))
-    where = "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in loc).lstrip(".") or "(top level)"
-    kind = error["type"]
-    if kind == "extra_forbidden":
-        owner = _model_at(loc)
-        hint = ""
-        if owner is not None:
-            close = difflib.get_close_matches(str(loc[-1]), list(owner.model_fields), n=1)
-            if close:
-                hint = f" (did you mean {close[0]}?)"
-        return f"{where}: unknown key{hint}"
-    if kind == "missing":
-        return f"{where}: required key is missing"
-    message = str(error["msg"]).removeprefix("Value error, ")
-    if kind == "finite_number":
-        message = "must be a finite number (.inf and .nan are not limits)"
-    value = error.get("input")
-    secret = any(part in _SECRET_KEYS for part in loc) or (isinstance(value, str) and looks_like_secret(value))
-    shown = ""
-    if isinstance(value, (str, int, float, bool)) and kind != "value_error" and not secret:
-        text = repr(value)
-        shown = f" (got {text[:80]}{'...' if len(text) > 80 else ''})"
-    return f"{where}: {message}{shown}"
-
-
-def _short(value: Any, limit: int = 60) -> str:
-    """repr of a value from the file, cut so an error stays one readable line."""
-    text = repr(value)
-    return text if len(text) <= limit else text[: limit - 4] + "...'"
-
-
-def _cross_checks(config: RouterConfig, lines: dict[tuple[Any, ...], int], file: str) -> RouterConfig:
-    """Checks across keys; returns the config with ``default`` and ``fallbacks`` written as provider keys."""
-
-    def fail(message: str, loc: tuple[Any, ...]) -> NoReturn:
-        raise ConfigError(message, path=file, line=_line_for(loc, lines), key=".".join(map(str, loc)))
-
-
-    owner: dict[str, str] = {}
-    for pname, provider in config.providers.items():
-        defaults = [i for i, m in enumerate(provider.models) if m.default]
-        if len(defaults) > 1:
-            fail(f"providers.{pname}.models: more than one model marked default", ("providers", pname, "models", defaults[1]))
-        if provider.client in ("openai",) and provider.base_url is None:
-            fail(f"providers.{pname}.base_url: required for client 'openai'", ("providers", pname))
-        for i, alias in enumerate([pname, *provider.aliases]):
-            key = alias.strip().lower()
-            if not key:
-                fail(f"providers.{pname}.aliases: empty alias", ("providers", pname, "aliases", i - 1))
-            if key in owner and owner[key] != pname:
-                loc = ("providers", pname, "aliases", i - 1) if i else ("providers", pname)
-                fail(f"providers.{pname}.aliases: {alias!r} is already an alias of provider {owner[key]!r}", loc)
-            owner[key] = pname
-    _check_tiers(config, fail)
-    return _provider_names(config, fail)
-
-
-def _provider_names(config: RouterConfig, fail: Callable[[str, tuple[Any, ...]], NoReturn]) -> RouterConfig:
-    """``default`` and ``fallbacks`` may use aliases, resolved like every other provider name."""
-    from router.routing.names import provider_hint, resolve_provider
-
-    def key(name: str, where: str, loc: tuple[Any, ...]) -> str:
-        try:
-            return resolve_provider(config, name)
-        except UsageError:
-            pass
-        fail(f"{where}: provider {_short(name)} is not defined{provider_hint(config, name[:200])}", loc)
-
-    default = key(config.default, "default", ("default",))
-    fallbacks = list(dict.fromkeys(key(n, f"fallbacks[{i}]", ("fallbacks", i)) for i, n in enumerate(config.fallbacks)))
-    if default == config.default and fallbacks == config.fallbacks:
-        return config
-    return config.model_copy(update={"default": default, "fallbacks": fallbacks})
-
-
-def _check_events(text: str, file: str) -> None:
-    """Refuse aliases and deep nesting from the event stream, before anything is built.
-
-    The parser is iterative and keeps no tree, so this pass is linear in the file
-    size whatever the file contains; building nodes (recursive, alias-sharing)
-    only happens afterwards, on input known to be small and tree-shaped.
-    """
-    loader = _loader_class()(text)
-    depth = nodes = 0
-    try:
-        while loader.check_event():
-            event = loader.get_event()
-            line = event.start_mark.line + 1 if event.start_mark else None
-            if isinstance(event, (yaml.ScalarEvent, yaml.MappingStartEvent, yaml.SequenceStartEvent)):
-                nodes += 1
-                if nodes > MAX_NODES:
-                    raise ConfigError(f"more than {MAX_NODES:,} values; this is not a providers.yaml", path=file, line=line)
-            if isinstance(event, yaml.AliasEvent):
-                raise ConfigError(
-                    f"YAML aliases (*{str(event.anchor)[:40]}) are not supported: write the value out",
-                    path=file, line=line,
-                )
-            if isinstance(event, (yaml.MappingStartEvent, yaml.SequenceStartEvent)):
-                depth += 1
-                if depth > MAX_DEPTH:
-                    raise ConfigError(f"nested more than {MAX_DEPTH} levels deep", path=file, line=line)
-            elif isinstance(event, (yaml.MappingEndEvent, yaml.SequenceEndEvent)):
-                depth -= 1
-    finally:
-        loader.dispose()
-
-
-def _check_tiers(config: RouterConfig, fail: Callable[[str, tuple[Any, ...]], None]) -> None:
-    """Every tier entry names a defined provider and a model that provider lists."""
-    routing = config.routing
-    for tier_name, entries in routing.tiers.items():
-        for i, entry in enumerate(entries):
-            pname, _, model_id = entry.partition("/")
-            where = f"routing.tiers.{tier_name}[{i}]"
-            loc = ("routing", "tiers", tier_name, i)
-            if not pname.strip() or not model_id.strip():
-                fail(f"{where}: {entry!r} is not provider/model", loc)
-            provider = config.providers.get(pname)
-            if provider is None:
-                close = difflib.get_close_matches(pname, list(config.providers), n=1)
-                hint = f" (did you mean {close[0]}?)" if close else f" (defined: {', '.join(config.providers)})"
-                fail(f"{where}: provider {pname!r} is not defined{hint}", loc)
-                continue
-            listed = [m.id for m in provider.models]
-            if model_id.lower() not in (m.lower() for m in listed):
-                fail(f"{where}: provider {pname!r} lists no model {model_id!r} (listed: {', '.join(listed)})", loc)
-    if routing.strategy == "auto":
-        missing = [t for t in ("fast", "strong") if t not in routing.tiers]
-        if missing:
-            fail(f"routing.strategy: auto needs the tiers fast and strong (missing: {', '.join(missing)})", ("routing", "strategy"))
-
-
-def parse_config(text: str, file: str = "<string>") -> RouterConfig:
-    """Validate YAML text; ``file`` is only used in error messages."""
-    if len(text) > MAX_CONFIG_BYTES:
-        raise ConfigError(f"the file is larger than {MAX_CONFIG_BYTES:,} bytes; refusing to parse it", path=file)
-    loader = _loader_class()(text)
-    try:
-        _check_events(text, file)
-        node = loader.get_single_node()
-        if node is None:
-            raise ConfigError("the file is empty (expected providers, default, ...)", path=file, line=1)
-        lines: dict[tuple[Any, ...], int] = {}
-        _index_lines(node, (), lines, file)
-        data = loader.construct_document(node)
-    except yaml.MarkedYAMLError as exc:
-        mark = exc.problem_mark or exc.context_mark
-        line = mark.line + 1 if mark else None
-        column = f", column {mark.column + 1}" if mark else ""
-        raise ConfigError(f"YAML syntax error{column}: {exc.problem or exc.context}", path=file, line=line) from exc
-    except yaml.YAMLError as exc:
-        raise ConfigError(f"YAML error: {' '.join(str(exc).split())[:200]}", path=file) from exc
-    except (ValueError, TypeError, RecursionError, MemoryError) as exc:  # e.g. an int of 5,000 digits
-        raise ConfigError(f"YAML value cannot be read ({type(exc).__name__})", path=file) from exc
-    finally:
-        loader.dispose()
-    if not isinstance(data, dict):
-        raise ConfigError(f"top level must be a mapping, got {type(data).__name__}", path=file, line=1)
-    for internal in _INTERNAL_KEYS:
-        if internal in data:
-            raise ConfigError(f"{internal}: unknown key", path=file, line=_line_for((internal,), lines) or 1)
-    try:
-        config = RouterConfig.model_validate({**data, "source": file})
-    except ValidationError as exc:
-        first = exc.errors()[0]
-        loc = tuple(first["loc"])
-        more = f" (and {exc.error_count() - 1} more problem(s))" if exc.error_count() > 1 else ""
-        raise ConfigError(_describe(first) + more, path=file, line=_line_for(loc, lines) or 1) from exc
-    return _cross_checks(config, lines, file)
-
-
-def _load_dotenv() -> str | None:
-    """Keys may live in ./.env; variables already set always win. Returns the file read, if any."""
-    env_file = Path.cwd() / ".env"
-    if not env_file.is_file():
-        return None
-    try:
-        raw = env_file.read_bytes()
-    except OSError as exc:
-        raise ConfigError(f"cannot read .env: {exc.__class__.__name__}", path=str(env_file)) from exc
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        line = raw.count(b"\n", 0, exc.start) + 1
-        raise ConfigError(
-            f".env is not UTF-8 text (byte {exc.start + 1}); re-save it as UTF-8", path=str(env_file), line=line
-        ) from None
-    import io
-
-    from dotenv import load_dotenv
-
-    load_dotenv(stream=io.StringIO(text), override=False)
-    return str(env_file)
-
-
-def config_path(path: str | os.PathLike[str] | None = None) -> tuple[str, str]:
-    """Which file load_config would read: explicit, $ROUTER_CONFIG, ./providers.yaml, packaged."""
-    if path is not None:
-        return str(path), "argument"
-    env = os.environ.get("ROUTER_CONFIG")
-    if env:
-        return env, "ROUTER_CONFIG"
-    if Path("providers.yaml").is_file():
-        return "providers.yaml", "working directory"
-    from importlib import resources  # only here: it costs ~10 ms of start-up
-
-    return str(resources.files("router") / _PACKAGED), "packaged default"
-
-
-def load_config(path: str | os.PathLike[str] | None = None) -> RouterConfig:
-    """Load and validate the config; ``ROUTER_PROVIDER`` overrides ``default``."""
-    env_file = _load_dotenv()
-    file, origin = config_path(path)
-    try:
-        if Path(file).stat().st_size > MAX_CONFIG_BYTES:
-            raise ConfigError(f"the file is larger than {MAX_CONFIG_BYTES:,} bytes; refusing to read it", path=file)
-        text = Path(file).read_text(encoding="utf-8")
-    except FileNotFoundError as exc:
-        where = f" (from {origin})" if origin != "argument" else ""
-        hint = ""
-        if origin == "argument" and not Path(file).is_absolute():
-            hint = f" in {Path.cwd()}; load_config() / Router.from_yaml() without a path also finds the packaged one"
-        raise ConfigError(f"config file not found{where}{hint}", path=file) from exc
-    except UnicodeDecodeError as exc:
-        raise ConfigError(f"the file is not UTF-8 text (byte {exc.start + 1})", path=file) from None
-    except OSError as exc:
-        raise ConfigError(f"cannot read config: {exc.__class__.__name__}", path=file) from exc
-    if not text.strip():
-        raise ConfigError("the file is empty (expected providers, default, ...)", path=file, line=1)
-    config = parse_config(text, file).model_copy(update={"origin": origin, "env_file": env_file})
-    override = os.environ.get("ROUTER_PROVIDER")
-    if override:
-        from router.routing.names import provider_hint
-
-        try:
-            config = config.with_default(override)
-        except UsageError:
-            raise ConfigError(f"ROUTER_PROVIDER={override!r} names no provider in {file}{provider_hint(config, override)}") from None
-    return config
-
-
 __all__ = [
     "MAX_CONFIG_BYTES",
     "MAX_DEPTH",
+    "MAX_NODES",
     "BreakerSettings",
     "CacheSettings",
     "Capabilities",
@@ -731,7 +426,5 @@ __all__ = [
     "ServerSettings",
     "SizeLimits",
     "StateSettings",
-    "config_path",
-    "load_config",
-    "parse_config",
+    "_Strict",
 ]
