@@ -16,7 +16,7 @@ then the decision latency p50/p99 (score + threshold, one core, measured here ne
 of one regex pass over the same questions), and the calibration check: the share routed to the
 strong tier on held-out questions against strong_share 0.2 / 0.3 / 0.5.
 
-Targets (issue 11): CV APGR >= 0.65 on GSM8K and MMLU; p99 <= 1 ms; share within 5 points.
+Targets (issue 11): CV APGR >= 0.65 on GSM8K and MMLU; p99 <= 1 ms; share within 5 points (checked on\nthe held-out questions with each dataset weighing the same, the mix the calibration sample has;\nper-dataset shares are printed and flagged when more than 5 points off).
 Exit status 1 when one is missed.
 """
 
@@ -100,6 +100,10 @@ def _latency_pass(questions: Sequence[str]) -> tuple[float, float, float, float]
 _WALL_P99 = 0.0
 
 
+def _routed(items: Sequence[td.Item], scores: dict[int, float], threshold: float) -> float:
+    return sum(1 for i in items if scores[id(i)] >= threshold) / len(items)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--data", type=Path, default=td.default_data_dir())
@@ -131,7 +135,7 @@ def main() -> int:
         rows = td.featurise(trainable)
         mean, scale = td.standardiser(rows)
         x = td.design(rows, mean, scale)
-        setup = td.Setup()
+        setup = td.Setup()  # the shipped choice: label gain_std, ridge 30, datasets balanced
         kfold = td.out_of_fold(trainable, x, td.kfold_groups(trainable, args.folds), setup)
         loso = td.out_of_fold(trainable, x, td.subject_groups(trainable, args.folds), setup)
         print(f"\nrouting quality (label={setup.label}, ridge={setup.ridge}; every score out-of-fold)")
@@ -158,21 +162,20 @@ def main() -> int:
         print(line("difficulty (shipped)", dataset, len(held), curve_figures([difficulty(i.prompt) for i in held], held)))
 
 
-    print("\ncalibration: share routed to strong on held-out questions")
+    print("\ncalibration: share routed to strong on held-out questions (pooled, each dataset weighing the same, per dataset)")
     if unseen:
         scores = {id(i): difficulty(i.prompt) for i in unseen}
+        datasets = sorted({i.dataset for i in unseen})
         for share in (0.2, 0.3, 0.5):
             threshold = threshold_for_share(share)
-            parts = [("all held-out", unseen)] + [
-                (d, [i for i in unseen if i.dataset == d]) for d in sorted({i.dataset for i in unseen})
-            ]
-            cells = []
-            for name, its in parts:
-                routed = sum(1 for i in its if scores[id(i)] >= threshold) / len(its)
-                cells.append(f"{name} {routed:.3f}")
-                if name == "all held-out" and abs(routed - share) > SHARE_TOLERANCE:
-                    ok = False
-                    cells.append("MISSED")
+            per = {d: _routed([i for i in unseen if i.dataset == d], scores, threshold) for d in datasets}
+            pooled = _routed(unseen, scores, threshold)
+            balanced = sum(per.values()) / len(per)
+            cells = [f"pooled {pooled:.3f}", f"balanced {balanced:.3f}"]
+            cells += [f"{d} {v:.3f}" + (" (off by >5 points)" if abs(v - share) > SHARE_TOLERANCE else "") for d, v in per.items()]
+            if abs(balanced - share) > SHARE_TOLERANCE:
+                ok = False
+                cells.append("MISSED (balanced)")
             print(f"  target {share:.1f} (threshold {threshold:.3f}): " + "  ".join(cells))
     print("\nall targets met" if ok else "\nsome targets missed (see MISSED above)")
     return 0 if ok else 1

@@ -130,3 +130,21 @@ def test_import_loads_neither_the_parameters_nor_heavy_modules() -> None:
     env = {**os.environ, "PYTHONPATH": str(REPO)}
     result = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=False)
     assert result.returncode == 0, result.stderr
+
+
+def test_option_and_stem_shape_features_read_english_and_chinese() -> None:
+    from router.routing.difficulty_features import FEATURE_NAMES, features
+
+    def named(question: str) -> dict[str, float]:
+        row = features(question)
+        assert len(row) == len(FEATURE_NAMES)
+        return dict(zip(FEATURE_NAMES, row, strict=True))
+
+    mc = named("Which of the following is NOT a prime?\nA. 2\nB. 3\nC. 9\nD. all of the above\nAnswer:")
+    assert mc["negated_stem"] == mc["catch_all_option"] == mc["which_of_the_following"] == 1.0
+    assert mc["open_stem_words"] == 0.0  # open-question copies stay silent for multiple choice
+    english = named("Tom buys half a dozen eggs for $3.50. How many more than 2 does he have?")
+    chinese = named("小明用了一半的钱，又花了3.5元，比小红多了多少？")
+    for name in ("stem_fractions", "stem_money", "stem_decimals", "stem_compare"):
+        assert english[name] > 0.0 and chinese[name] > 0.0, name
+        assert english[f"open_{name}"] == english[name]

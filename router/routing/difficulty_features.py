@@ -26,7 +26,39 @@ _STATEMENT = re.compile(r"(?:statement|scenario)\s*\d\s*\|", re.IGNORECASE)
 _FORMULA = re.compile(r"\^ ?\d|(?<=[a-z])\((?=[a-z0-9])|(?<=[a-z])_\d")
 _FORMULA_WORDS = frozenset("sqrt log ln sin cos tan mod lim det gcd lcm".split())
 _CODE_MARKS = ("```", "def ", "return ", "print(", "==", "!=", "++", "->", "{\n", ";\n", "}\n", "int ", "import ")
-_MAX_EXAMINED = 2000
+# Stem cues: English words looked up in the stem's word list (one dict look-up per word), marks by
+# one regex pass, Chinese terms by substring (only when the question has Chinese in it).
+_STEM_CUE_NAMES = ("ands", "fractions", "decimals", "money", "percent", "measures", "compare", "symbols",
+                   "letters", "quotes")
+_STEM_CUE_WORDS: dict[str, int] = {
+    word: _STEM_CUE_NAMES.index(cue)
+    for cue, words in (
+        ("ands", "and"),
+        ("fractions", "half third quarter twice thrice double triple fifth"),
+        ("money", "dollar dollars cent cents"),
+        ("percent", "percent percentage"),
+        ("measures", "feet foot inch inches yard yards mile miles pound pounds ounce ounces gallon gallons cup cups "
+         "liter liters meter meters cm km kg gram grams dozen"),
+        ("compare", "more less fewer than times"),
+    )
+    for word in words.split()
+}
+_STEM_CUE_MARKS = re.compile(
+    r"(?P<fractions>\d+/\d+)|(?P<decimals>\d\.\d)|(?P<money>[$¥€£])|(?P<percent>%)"
+    r"|(?P<symbols>[()\[\]{}^=<>+*/\\|~≡∨∧→↔∀∃])|(?P<quotes>[\"“”「」])"
+)
+_STEM_CUE_CJK: tuple[tuple[int, tuple[str, ...]], ...] = tuple(
+    (_STEM_CUE_NAMES.index(cue), terms)
+    for cue, terms in (
+        ("ands", ("和", "并且", "而且")),
+        ("fractions", ("一半", "分之", "倍")),
+        ("money", ("元", "块钱")),
+        ("percent", ("百分之",)),
+        ("measures", ("公里", "千克", "公斤", "升", "米")),
+        ("compare", ("比", "多了", "少了", "更多", "更少")),
+    )
+)
+_MAX_EXAMINED = 1200
 """Longer questions are examined at their start and end only (where the question is): bounded time."""
 _UNIT = re.compile(
     r"\d\s*(?:%|km|kg|g|mg|ml|l|m|cm|mm|s|ms|h|hz|khz|mhz|v|w|kw|j|n|pa|mol|k|°|dollars?|cents?|hours?|minutes?|"
@@ -101,8 +133,17 @@ _CJK_GROUPS: dict[str, tuple[str, ...]] = {
 
 GROUP_NAMES: tuple[str, ...] = tuple(_GROUPS)
 # Features whose effect differs between open questions and multiple choice: repeated for open ones.
+_STEM_SHAPE = ("stem_words", "stem_commas", *(f"stem_{name}" for name in _STEM_CUE_NAMES), "stem_max_number",
+               "stem_names")
 _OPEN = ("log_chars", "log_sentences", "log_numbers", "distinct_numbers", "log_operators", "units",
-         "avg_word_len", "cue_steps", "cue_quantity", "cue_reasoning", "cue_math")
+         "avg_word_len", "cue_steps", "cue_quantity", "cue_reasoning", "cue_math", *_STEM_SHAPE)
+_NEGATED_STEM = re.compile(r"\b(?:NOT|EXCEPT|LEAST|FALSE|INCORRECT)\b|不是|不正确|错误的是|除了")
+_CATCH_ALL = ("all of the above", "none of the above", "both", "neither", "以上都", "以上均", "都不")
+_ROMAN_OPTION = re.compile(r"^(?:i|ii|iii|iv)(?:\s|,|$)")
+_VERDICT_PAIR = re.compile(r"(?:true|false|wrong|not wrong)\s*,\s*(?:true|false|wrong|not wrong)")
+_CONTENT_WORD = re.compile(r"[a-z]{4,}")
+_NAME_INSIDE = re.compile(r"(?<=[a-z,;:] )[A-Z][a-z]+")
+_QUESTION_END = re.compile(r"[?？]\s*$")
 
 FEATURE_NAMES: tuple[str, ...] = (
     "log_chars",
@@ -127,6 +168,17 @@ FEATURE_NAMES: tuple[str, ...] = (
     "long_word_ratio",
     "capital_ratio",
     "newline_ratio",
+    *_STEM_SHAPE,
+    "negated_stem",
+    "catch_all_option",
+    "roman_options",
+    "blank",
+    "completion_stem",
+    "which_of_the_following",
+    "short_options",
+    "log_longest_option",
+    "option_stem_overlap",
+    "verdict_pair_options",
     *(f"cue_{g}" for g in GROUP_NAMES),
     *(f"any_{g}" for g in GROUP_NAMES),
     *(f"open_{name}" for name in _OPEN),
@@ -199,12 +251,60 @@ def features(question: str) -> list[float]:
         capitals / len(raw_words) if raw_words else 0.0,
         min(text.count("\n") / norm, 1.0),
     ]
+    row.extend(_shape(stem, numbers, choice_texts, words if stem is text else None, cjk / stretch))
     row.extend(min(counts[g] / norm * 10.0, 3.0) for g in GROUP_NAMES)
     row.extend(1.0 if counts[g] else 0.0 for g in GROUP_NAMES)
     if len(choice_texts) < 2:
         row.extend(row[i] for i in _OPEN_INDEX)
     else:
         row.extend(0.0 for _ in _OPEN_INDEX)
+    return row
+
+
+def _shape(stem: str, numbers: list[str], choice_texts: list[str], words: list[str] | None, cjk: float) -> list[float]:
+    """Stem shape (how much there is to track) and answer-option shape (what kind of choice it is)."""
+    lower = stem.lower()
+    values = []
+    for n in numbers:
+        try:
+            values.append(float(n.replace(",", "").split("/")[0]))
+        except ValueError:
+            continue
+    if words is None:  # a multiple-choice stem: tokenise it (else the whole text's tokens are reused)
+        words = _WORD.findall(lower)
+        cjk = len(_CJK.findall(stem)) if cjk else 0.0
+    cues = [0] * len(_STEM_CUE_NAMES)
+    letters = _STEM_CUE_NAMES.index("letters")
+    for w in words:
+        index = _STEM_CUE_WORDS.get(w)
+        if index is not None:
+            cues[index] += 1
+        elif len(w) == 1:
+            cues[letters] += 1
+    for match in _STEM_CUE_MARKS.finditer(stem):
+        cues[_STEM_CUE_NAMES.index(match.lastgroup or "symbols")] += 1
+    if cjk:
+        for index, terms in _STEM_CUE_CJK:
+            cues[index] += sum(stem.count(t) for t in terms)
+    row = [_log(len(words) + cjk / 1.6), _log(stem.count(",") + stem.count("，"))]
+    row.extend(_log(c) for c in cues)
+    row.append(_log(max(values)) if values else 0.0)
+    row.append(_log(len(set(_NAME_INSIDE.findall(stem)))))
+    options = [c.lower() for c in choice_texts] if len(choice_texts) >= 2 else []
+    option_words = [len(c.split()) for c in options]
+    stem_words = {w for w in words if len(w) >= 4} if options else set()
+    row += [
+        1.0 if _NEGATED_STEM.search(stem) else 0.0,
+        1.0 if any(c.startswith(_CATCH_ALL) for c in options) else 0.0,
+        1.0 if any(_ROMAN_OPTION.match(c) for c in options) else 0.0,
+        1.0 if "___" in stem else 0.0,
+        1.0 if options and not _QUESTION_END.search(stem.strip()) else 0.0,
+        1.0 if "which of the following" in lower or "下列" in stem or "以下哪" in stem else 0.0,
+        sum(1 for w in option_words if w <= 2) / len(option_words) if option_words else 0.0,
+        _log(max(option_words)) if option_words else 0.0,
+        sum(len(set(_CONTENT_WORD.findall(c)) & stem_words) for c in options) / len(options) if options else 0.0,
+        1.0 if _VERDICT_PAIR.search(" ".join(options)) else 0.0,
+    ]
     return row
 
 
