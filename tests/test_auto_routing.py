@@ -64,17 +64,23 @@ def router(config, **clients: ScriptedLLM) -> Router:  # type: ignore[no-untyped
 
 
 def test_the_score_orders_a_proof_above_a_greeting() -> None:
-    assert difficulty(HARD) > difficulty(EASY)
+    assert difficulty("Prove that there are infinitely many primes.") > difficulty(EASY)
 
 
-def test_tier_per_mode(config) -> None:  # type: ignore[no-untyped-def]
-    assert choose(HARD, "tot", config).tier == "reasoning"
-    assert choose(EASY, "tot", config).tier == "reasoning"  # comparing plans always goes up
-    assert choose(EASY, "few_shot", config).tier == "fast"
-    assert choose(EASY, "cot", config).tier == "fast"
-    hard = choose(HARD, "cot", config)
-    assert hard.tier == "reasoning" and hard.reason.startswith("auto: difficulty ")
-    assert "hard cot -> reasoning tier: thinker/think-1" in hard.reason
+def with_threshold(value: float):  # type: ignore[no-untyped-def]
+    """The same config with every question scored hard (0.0) or easy (1.0): tier rules tested apart from the score."""
+    return parse_config(CONFIG.replace("threshold: 0.5", f"threshold: {value}"), "auto.yaml")
+
+
+def test_tier_per_mode() -> None:
+    easy, hard = with_threshold(1.0), with_threshold(0.0)
+    assert choose(HARD, "tot", easy).tier == "reasoning"  # comparing plans always goes up
+    assert choose(HARD, "few_shot", hard).tier == "fast"  # template extraction always goes to the cheapest
+    assert choose(HARD, "cot", easy).tier == "fast"
+    judged = choose(HARD, "cot", hard)
+    assert judged.tier == "reasoning" and judged.reason.startswith("auto: difficulty ")
+    assert "hard cot -> reasoning tier: thinker/think-1" in judged.reason
+    assert choose(HARD, "react", hard).tier == "strong"  # react follows the score, among tool-capable models
 
 
 def test_within_a_tier_the_cheaper_then_the_faster_comes_first(config) -> None:  # type: ignore[no-untyped-def]
@@ -92,8 +98,8 @@ def test_react_never_gets_a_model_without_native_tools(config) -> None:  # type:
     assert (answer.provider, answer.text) == ("cheap", "4")
 
 
-def test_auto_answers_and_says_why(config) -> None:  # type: ignore[no-untyped-def]
-    answer = router(config).ask(HARD, mode="cot", model="auto")
+def test_auto_answers_and_says_why() -> None:
+    answer = router(with_threshold(0.0)).ask(HARD, mode="cot", model="auto")
     assert answer.provider == "thinker"
     assert answer.route_reason.startswith("auto: difficulty") and answer.route_reason.endswith("thinker/think-1")
 
@@ -127,7 +133,7 @@ def test_cli_model_auto_prints_the_route_reason(tmp_path, monkeypatch) -> None: 
     from router.cli import main
 
     path = tmp_path / "providers.yaml"
-    path.write_text(CONFIG, encoding="utf-8")
+    path.write_text(CONFIG.replace("threshold: 0.5", "threshold: 0.0"), encoding="utf-8")
     out, err = io.StringIO(), io.StringIO()
     code = main(["--config", str(path), "--model", "auto", "--mode", "cot", "--json", HARD], stdout=out, stderr=err)
     assert code == 0, err.getvalue()
