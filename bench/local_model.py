@@ -54,6 +54,7 @@ def main(argv: list[str] | None = None) -> int:
     import_s = time.perf_counter() - started
 
     from router.clients.llama_cpp import LlamaCppClient
+    from router.types import RequestOptions
 
     started = time.perf_counter()
     # No prefix reuse: every run reads the whole prompt, so prompt processing is measured too.
@@ -66,7 +67,7 @@ def main(argv: list[str] | None = None) -> int:
     prompt_tokens = completion_tokens = 0
     for _ in range(args.runs):
         started = time.perf_counter()
-        response = client.chat(PROMPT, temperature=0.0)
+        response = client.chat(PROMPT, options=RequestOptions(temperature=0.0))
         elapsed = time.perf_counter() - started
         prompt_tokens, completion_tokens = response.usage.prompt_tokens, response.usage.completion_tokens
         totals.append((prompt_tokens + completion_tokens) / elapsed)
@@ -76,7 +77,7 @@ def main(argv: list[str] | None = None) -> int:
     long_prompt_tokens = 0
     for _ in range(args.runs):
         started = time.perf_counter()
-        response = client.chat(LONG_PROMPT, temperature=0.0, max_tokens=1)
+        response = client.chat(LONG_PROMPT, options=RequestOptions(temperature=0.0, max_tokens=1))
         reading.append(response.usage.prompt_tokens / (time.perf_counter() - started))
         long_prompt_tokens = response.usage.prompt_tokens
 
