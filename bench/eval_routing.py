@@ -12,6 +12,8 @@ folder) for
 - the *shipped* parameters on questions outside their fit and calibration (the holdout rule,
   plus any table the parameters never saw);
 - baselines in the same run: random routing (mean of 20 seeds) and question length;
+the AUC of the shipped score on the open-ended sanity set (``tests/data/open_ended_sanity.jsonl``:
+MT-Bench-like prompts, hard = maths/reasoning/coding/STEM by category, target >= 0.75);
 then the decision latency p50/p99 (score + threshold, one core, measured here next to a baseline
 of one regex pass over the same questions), and the calibration check: the share routed to the
 strong tier on held-out questions against strong_share 0.2 / 0.3 / 0.5.
@@ -41,6 +43,7 @@ from router.routing.difficulty import decide, difficulty, threshold_for_share
 APGR_TARGET = 0.65
 P99_TARGET_MS = 1.0
 SHARE_TOLERANCE = 0.05
+SANITY_AUC_TARGET = 0.75
 
 
 def curve_figures(scores: Sequence[float], items: Sequence[td.Item]) -> tuple[float, float, float]:
@@ -133,12 +136,9 @@ def main() -> int:
     trainable = [i for name in ("gsm8k", "mmlu") for i in tables.get(name, [])]
     if trainable:
         rows = td.featurise(trainable)
-        mean, scale = td.standardiser(rows)
-        x = td.design(rows, mean, scale)
-        setup = td.Setup()  # the shipped choice: label gain_std, ridge 30, datasets balanced
-        kfold = td.out_of_fold(trainable, x, td.kfold_groups(trainable, args.folds), setup)
-        loso = td.out_of_fold(trainable, x, td.subject_groups(trainable, args.folds), setup)
-        print(f"\nrouting quality (label={setup.label}, ridge={setup.ridge}; every score out-of-fold)")
+        kfold = td.shipped_oof(trainable, rows, td.kfold_groups(trainable, args.folds))
+        loso = td.shipped_oof(trainable, rows, td.subject_groups(trainable, args.folds))
+        print(f"\nrouting quality (the shipped recipe, {len(td.COMPONENTS)} components, blend {td.BLEND}; every score out-of-fold)")
         for dataset in sorted({i.dataset for i in trainable}):
             idx = [j for j, i in enumerate(trainable) if i.dataset == dataset]
             its = [trainable[j] for j in idx]
@@ -161,6 +161,25 @@ def main() -> int:
         unseen.extend(held)
         print(line("difficulty (shipped)", dataset, len(held), curve_figures([difficulty(i.prompt) for i in held], held)))
 
+
+    sanity = td.load_sanity()
+    hard = [r["label"] == "hard" for r in sanity]
+    scores_s = [difficulty(r["prompt"]) for r in sanity]
+    figure = td.auc(scores_s, hard)
+    by_lang = "  ".join(
+        f"{lang} {td.auc([s for s, r in zip(scores_s, sanity, strict=True) if r['lang'] == lang], [h for h, r in zip(hard, sanity, strict=True) if r['lang'] == lang]):.3f}"
+        for lang in sorted({r["lang"] for r in sanity})
+    )
+    t30 = threshold_for_share(0.3)
+    up = {label: sum(1 for s, h in zip(scores_s, hard, strict=True) if h == label and s >= t30) / max(1, sum(1 for h in hard if h == label)) for label in (True, False)}
+    print(
+        f"\nopen-ended sanity set ({len(sanity)} prompts, hard = maths/reasoning/coding/STEM by category): "
+        f"AUC {figure:.3f} ({by_lang}; length alone {td.auc([float(len(r['prompt'])) for r in sanity], hard):.3f})"
+        f"\n  at strong_share 0.3: {up[True]:.0%} of hard and {up[False]:.0%} of easy prompts go to strong"
+    )
+    if figure < SANITY_AUC_TARGET:
+        ok = False
+        print(f"  MISSED: sanity AUC {figure:.3f} < {SANITY_AUC_TARGET}")
 
     print("\ncalibration: share routed to strong on held-out questions (pooled, each dataset weighing the same, per dataset)")
     if unseen:

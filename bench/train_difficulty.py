@@ -3,11 +3,15 @@
     python bench/train_difficulty.py                 # cross-validated figures, then write the JSON
     python bench/train_difficulty.py --no-write      # figures only
     python bench/train_difficulty.py --data DIR      # another copy of the tables
+    python bench/train_difficulty.py --compare --no-write   # every candidate blend: CV, LSO, sanity AUC
 
-The score is a ridge regression on the features of ``router.routing.difficulty_features``
-(pure Python: normal equations, so every cross-validation fold is the total statistics
-minus the fold's), squashed to [0, 1] by a one-dimensional logistic fit to "the strong
-model is right and the weak one wrong". Contaminated prompts are dropped, as RouteLLM does.
+The score blends two ridge regressions on the features of ``router.routing.difficulty_features``
+(normal equations, so every cross-validation fold is the total statistics minus the fold's):
+*structure* (STRUCTURE_FEATURES, raw gain, ridge 3: the first shipped score) and *shape* (every
+feature, gain standardised per dataset, ridge 30: the second). Each is standardised by its fit's
+spread; multiple choice takes the shape model, open questions ``BLEND["open"]`` of both; each branch
+is standardised on its fitted questions and the result squashed to [0, 1] by a one-dimensional
+logistic fit to "the strong model is right and the weak one wrong". Contaminated prompts are dropped, as RouteLLM does.
 
 A fixed hash split keeps about 20% of the questions out of everything the shipped
 file is fitted or calibrated on (the *holdout*); the calibration sample is the
@@ -32,7 +36,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from router.routing.difficulty_features import FEATURE_NAMES, features  # noqa: E402
+from router.routing.difficulty_features import FEATURE_NAMES, STRUCTURE_FEATURES, features  # noqa: E402
 
 WEAK = "mistralai/Mixtral-8x7B-Instruct-v0.1"
 STRONG = "gpt-4-1106-preview"
@@ -42,6 +46,7 @@ HOLDOUT_FIXTURE_SIZE = 1500
 HOLDOUT_PERCENT = 20
 RIDGE = 30.0
 CALIBRATION_POINTS = 1001
+SANITY = REPO / "tests" / "data" / "open_ended_sanity.jsonl"
 
 
 def default_data_dir() -> Path:
@@ -316,6 +321,84 @@ def out_of_fold(items: Sequence[Item], x: list[list[float]], groups: Sequence[st
     return scores
 
 
+@dataclass(frozen=True)
+class Component:
+    """One linear model of the shipped score: its label, ridge and the features it may use."""
+
+    name: str
+    setup: Setup
+    features: tuple[str, ...]
+
+
+COMPONENTS = (
+    # the first shipped score: structure only, raw gain (ridge 3)
+    Component("structure", Setup("gain", 3.0, True), STRUCTURE_FEATURES),
+    # the second: + stem and option shape, gain standardised per dataset (ridge 30)
+    Component("shape", Setup("gain_std", 30.0, True), FEATURE_NAMES),
+)
+GATE_FEATURE = "choices"
+BLEND = {"closed": (0.0, 1.0), "open": (0.25, 0.75)}
+"""Weights of the components' standardised scores: multiple choice (``closed``) takes the shape model
+alone; open questions (word problems, and prompts like neither data set) blend the structure model in.
+Chosen by a rule fixed before the run (see --compare): the largest structure weight (of 0.5, 0.35,
+0.3, 0.25) whose 10-fold APGR still meets 0.65 on GSM8K and MMLU, leave-subject-out no worse than the
+shape model's; the sanity set's AUC then only confirms (every blend is within its noise, ~0.87-0.90)."""
+
+
+def _columns(names: Sequence[str]) -> list[int]:
+    return [0, *(1 + FEATURE_NAMES.index(n) for n in names)]
+
+
+def component_oof(items: Sequence[Item], x: list[list[float]], groups: Sequence[str], comp: Component) -> list[float]:
+    """Out-of-fold scores of one component, standardised by its training folds' (balanced) spread,
+    so components can be blended without any held-out question informing the scale."""
+    cols = _columns(comp.features)
+    xs = [[row[c] for c in cols] for row in x]
+    y = targets(items, comp.setup.label)
+    w = sample_weights(items, comp.setup.balance)
+    total = stats(xs, y, w)
+    by_group: dict[str, list[int]] = {}
+    for j, g in enumerate(groups):
+        by_group.setdefault(g, []).append(j)
+    scores = [0.0] * len(items)
+    for members in by_group.values():
+        train = total - stats([xs[j] for j in members], [y[j] for j in members], [w[j] for j in members])
+        weights = solve(train, comp.setup.ridge)
+        center, spread = _spread(train, weights)
+        for j, s in zip(members, predict(weights, [xs[j] for j in members]), strict=True):
+            scores[j] = (s - center) / spread
+    return scores
+
+
+def _spread(s: Stats, weights: Sequence[float]) -> tuple[float, float]:
+    """Weighted mean and standard deviation of a linear model's predictions, from the fit's statistics."""
+    total = s.xtx[0][0]
+    mean = sum(w * v for w, v in zip(weights, s.xtx[0], strict=True)) / total
+    second = sum(wi * sum(wj * v for wj, v in zip(weights, row, strict=True)) for wi, row in zip(weights, s.xtx, strict=True))
+    return mean, math.sqrt(max(second / total - mean * mean, 1e-12))
+
+
+def blend(parts: Sequence[Sequence[float]], closed: Sequence[bool], weights: dict[str, tuple[float, ...]]) -> list[float]:
+    out = []
+    for j, is_closed in enumerate(closed):
+        mix = weights["closed" if is_closed else "open"]
+        out.append(sum(m * p[j] for m, p in zip(mix, parts, strict=True)))
+    return out
+
+
+def is_closed(rows: Sequence[Sequence[float]]) -> list[bool]:
+    gate = FEATURE_NAMES.index(GATE_FEATURE)
+    return [r[gate] >= 0.5 for r in rows]
+
+
+def shipped_oof(items: Sequence[Item], rows: list[list[float]], groups: Sequence[str]) -> list[float]:
+    """Out-of-fold scores of the shipped recipe (every component refitted without each group)."""
+    mean, scale = standardiser(rows)
+    x = design(rows, mean, scale)
+    parts = [component_oof(items, x, groups, c) for c in COMPONENTS]
+    return blend(parts, is_closed(rows), BLEND)
+
+
 def kfold_groups(items: Sequence[Item], k: int) -> list[str]:
     return [f"fold{int(prompt_hash(i.prompt)[8:16], 16) % k}" for i in items]
 
@@ -342,30 +425,71 @@ def featurise(items: Sequence[Item]) -> list[list[float]]:
     return [features(i.prompt) for i in items]
 
 
-def fit_shipped(items: Sequence[Item], rows: list[list[float]], setup: Setup) -> dict[str, object]:
+def fit_components(items: Sequence[Item], rows: list[list[float]]) -> tuple[list[float], list[float], list[dict[str, object]]]:
+    """Fit every component on ``items``: the shared standardiser and, per component, full-length
+    weights (zeros for the features it does not use) and the centre/spread that standardise it."""
     mean, scale = standardiser(rows)
     x = design(rows, mean, scale)
-    y = targets(items, setup.label)
-    balanced = sample_weights(items, True)
-    weights = solve(stats(x, y, sample_weights(items, setup.balance)), setup.ridge)
-    raw = predict(weights, x)
+    fitted = []
+    for comp in COMPONENTS:
+        cols = _columns(comp.features)
+        xs = [[row[c] for c in cols] for row in x]
+        s = stats(xs, targets(items, comp.setup.label), sample_weights(items, comp.setup.balance))
+        weights = solve(s, comp.setup.ridge)
+        center, spread = _spread(s, weights)
+        full = [0.0] * len(FEATURE_NAMES)
+        for c, v in zip(cols[1:], weights[1:], strict=True):
+            full[c - 1] = v
+        fitted.append({"name": comp.name, "label": comp.setup.label, "ridge": comp.setup.ridge,
+                       "bias": weights[0], "weights": full, "center": center, "spread": spread})
+    return mean, scale, fitted
+
+
+def combined(rows: Sequence[Sequence[float]], mean: Sequence[float], scale: Sequence[float],
+             fitted: Sequence[dict[str, object]], weights: dict[str, tuple[float, ...]] = BLEND) -> list[float]:
+    """The blended raw score of fitted components (what ``router.difficulty`` computes before squashing)."""
+    x = design(rows, mean, scale)
+    parts = []
+    for f in fitted:
+        w = [f["bias"], *f["weights"]]  # type: ignore[misc]
+        parts.append([(p - f["center"]) / f["spread"] for p in predict(w, x)])  # type: ignore[operator]
+    return blend(parts, is_closed(rows), weights)
+
+
+def fit_shipped(items: Sequence[Item], rows: list[list[float]]) -> dict[str, object]:
+    mean, scale, fitted = fit_components(items, rows)
+    blended = combined(rows, mean, scale, fitted)
+    closed = is_closed(rows)
+    branch = {}
+    for name, flag in (("closed", True), ("open", False)):
+        values = [v for v, c in zip(blended, closed, strict=True) if c is flag] or [0.0, 1.0]
+        center = sum(values) / len(values)
+        branch[name] = (center, math.sqrt(sum((v - center) ** 2 for v in values) / len(values)) or 1.0)
+    # Each branch standardised on its own questions: no offset between multiple choice and open
+    # questions is learnt from which data set happened to hold which, so a share calibrated with the
+    # data sets weighing the same lands near the target within each of them too.
+    raw = [(v - branch["closed" if c else "open"][0]) / branch["closed" if c else "open"][1]
+           for v, c in zip(blended, closed, strict=True)]
     a, b = platt(raw, [label_strong_better(i) for i in items])
     scores = [1.0 / (1.0 + math.exp(-(a + b * r))) for r in raw]
-    quantiles = weighted_quantiles(scores, balanced, CALIBRATION_POINTS)
+    quantiles = weighted_quantiles(scores, sample_weights(items, True), CALIBRATION_POINTS)
     return {
-        "version": 1,
+        "version": 2,
         "about": "router.difficulty parameters; written by bench/train_difficulty.py",
         "features": list(FEATURE_NAMES),
         "mean": [round(v, 6) for v in mean],
         "scale": [round(v, 6) for v in scale],
-        "bias": round(weights[0], 6),
-        "weights": [round(v, 6) for v in weights[1:]],
+        "components": [
+            {**f, "bias": round(f["bias"], 6), "center": round(f["center"], 6), "spread": round(f["spread"], 6),  # type: ignore[arg-type]
+             "weights": [round(v, 6) for v in f["weights"]]}  # type: ignore[union-attr]
+            for f in fitted
+        ],
+        "gate": {"feature": GATE_FEATURE, "closed": list(BLEND["closed"]), "open": list(BLEND["open"]),
+                 "standardise": {k: [round(v[0], 6), round(v[1], 6)] for k, v in branch.items()}},
         "squash": [round(a, 6), round(b, 6)],
         "calibration": [round(v, 6) for v in quantiles],
         "calibration_weighting": "each dataset weighs the same (robust to the mix of questions)",
-        "label": setup.label,
-        "ridge": setup.ridge,
-        "balance": setup.balance,
+        "balance": True,
         "trained_on": {d: sum(1 for i in items if i.dataset == d) for d in sorted({i.dataset for i in items})},
         "holdout": {
             "rule": f"int(sha1(prompt)[:8], 16) % 100 < {HOLDOUT_PERCENT}",
@@ -373,6 +497,56 @@ def fit_shipped(items: Sequence[Item], rows: list[list[float]], setup: Setup) ->
             "note": "questions in the holdout were used neither to fit nor to calibrate these parameters",
         },
     }
+
+
+def load_sanity(path: Path = SANITY) -> list[dict[str, str]]:
+    with path.open(encoding="utf-8") as handle:
+        return [json.loads(line) for line in handle if line.strip()]
+
+
+def auc(scores: Sequence[float], hard: Sequence[bool]) -> float:
+    """Probability that a hard prompt scores above an easy one (ties count half)."""
+    pos = [s for s, h in zip(scores, hard, strict=True) if h]
+    neg = [s for s, h in zip(scores, hard, strict=True) if not h]
+    wins = sum((p > n) + 0.5 * (p == n) for p in pos for n in neg)
+    return wins / (len(pos) * len(neg))
+
+
+CANDIDATES: dict[str, dict[str, tuple[float, ...]]] = {
+    "structure only (v1)": {"closed": (1.0, 0.0), "open": (1.0, 0.0)},
+    "shape only (v2)": {"closed": (0.0, 1.0), "open": (0.0, 1.0)},
+    "mean of both": {"closed": (0.5, 0.5), "open": (0.5, 0.5)},
+    "MC: v2; open: 0.5 v1 + 0.5 v2": {"closed": (0.0, 1.0), "open": (0.5, 0.5)},
+    "MC: v2; open: 0.35 v1 + 0.65 v2": {"closed": (0.0, 1.0), "open": (0.35, 0.65)},
+    "MC: v2; open: 0.3 v1 + 0.7 v2": {"closed": (0.0, 1.0), "open": (0.3, 0.7)},
+    "MC: v2; open: 0.25 v1 + 0.75 v2": {"closed": (0.0, 1.0), "open": (0.25, 0.75)},
+}
+
+
+def compare(items: Sequence[Item], rows: list[list[float]], folds: int) -> None:
+    """Every candidate blend: k-fold and leave-subject-out APGR (out-of-fold for every component), and
+    the AUC on the open-ended sanity set of the candidate fitted like the shipped file."""
+    mean, scale = standardiser(rows)
+    x = design(rows, mean, scale)
+    closed = is_closed(rows)
+    oof = {g: [component_oof(items, x, groups, c) for c in COMPONENTS]
+           for g, groups in (("cv", kfold_groups(items, folds)), ("lso", subject_groups(items, folds)))}
+    keep = [j for j, i in enumerate(items) if not in_holdout(i.prompt)]
+    fm, fs, fitted = fit_components([items[j] for j in keep], [rows[j] for j in keep])
+    sanity = load_sanity()
+    srows = [features(r["prompt"]) for r in sanity]
+    hard = [r["label"] == "hard" for r in sanity]
+    print(f"{'candidate':<34} {'GSM8K CV':>9} {'MMLU CV':>8} {'MMLU LSO':>9} {'sanity AUC':>11} (en / zh)")
+    for name, mix in CANDIDATES.items():
+        figs = []
+        for g, dataset in (("cv", "gsm8k"), ("cv", "mmlu"), ("lso", "mmlu")):
+            scores = blend(oof[g], closed, mix)
+            idx = [j for j, i in enumerate(items) if i.dataset == dataset]
+            figs.append(apgr(pgr_curve([scores[j] for j in idx], [items[j] for j in idx])))
+        sc = combined(srows, fm, fs, fitted, mix)
+        by = {lang: auc([s for s, r in zip(sc, sanity, strict=True) if r["lang"] == lang],
+                        [h for h, r in zip(hard, sanity, strict=True) if r["lang"] == lang]) for lang in ("en", "zh")}
+        print(f"{name:<34} {figs[0]:>9.4f} {figs[1]:>8.4f} {figs[2]:>9.4f} {auc(sc, hard):>11.3f} ({by['en']:.3f} / {by['zh']:.3f})")
 
 
 def weighted_quantiles(values: Sequence[float], weights: Sequence[float], points: int) -> list[float]:
@@ -393,30 +567,24 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--data", type=Path, default=default_data_dir())
     parser.add_argument("--folds", type=int, default=10)
-    parser.add_argument("--label", choices=sorted(LABELS), default=Setup.label)
-    parser.add_argument("--ridge", type=float, default=RIDGE)
-    parser.add_argument("--no-balance", action="store_true")
     parser.add_argument("--no-write", action="store_true")
-    parser.add_argument("--compare-labels", action="store_true", help="cross-validate every label choice")
+    parser.add_argument("--compare", action="store_true", help="cross-validate every candidate blend, with sanity AUC")
     args = parser.parse_args()
 
     tables = load_tables(args.data)
     items = [i for name in ("gsm8k", "mmlu") for i in tables.get(name, [])]
     print(f"data: {args.data}  " + "  ".join(f"{d}={len(tables[d])}" for d in tables) + " (decontaminated)")
     rows = featurise(items)
-    mean, scale = standardiser(rows)
-    x = design(rows, mean, scale)
-    setup = Setup(args.label, args.ridge, not args.no_balance)
-    labels = sorted(LABELS) if args.compare_labels else [setup.label]
-    for label in labels:
-        s = Setup(label, setup.ridge, setup.balance)
-        print(f"label={label} ridge={s.ridge} balance={s.balance}")
-        report(f"{args.folds}-fold CV", items, out_of_fold(items, x, kfold_groups(items, args.folds), s))
-        report("leave-subject-out (MMLU)", items, out_of_fold(items, x, subject_groups(items, args.folds), s))
+    if args.compare:
+        compare(items, rows, args.folds)
+    print("shipped recipe: " + ", ".join(f"{c.name} ({c.setup.label}, ridge {c.setup.ridge}, {len(c.features)} features)"
+                                         for c in COMPONENTS) + f"; blend {BLEND}")
+    report(f"{args.folds}-fold CV", items, shipped_oof(items, rows, kfold_groups(items, args.folds)))
+    report("leave-subject-out (MMLU)", items, shipped_oof(items, rows, subject_groups(items, args.folds)))
 
     fit_items = [i for i in items if not in_holdout(i.prompt)]
     hold_items = [i for i in items if in_holdout(i.prompt)]
-    model = fit_shipped(fit_items, [rows[j] for j, i in enumerate(items) if not in_holdout(i.prompt)], setup)
+    model = fit_shipped(fit_items, [rows[j] for j, i in enumerate(items) if not in_holdout(i.prompt)])
     print(f"shipped fit: {len(fit_items)} questions; holdout kept out: {len(hold_items)}")
     if not args.no_write:
         OUTPUT.write_text(json.dumps(model, separators=(",", ":")) + "\n", encoding="utf-8")

@@ -1,7 +1,11 @@
 """How likely the strong tier answers a question better than the fast one.
 
-``difficulty(question)`` is a linear score over the features of
-``difficulty_features`` squashed to [0, 1], with parameters trained by
+``difficulty(question)`` blends two linear scores over the features of
+``difficulty_features`` and squashes the blend to [0, 1]: a *structure* model (length,
+numbers, formulae, code, domain cues) and a *shape* model (plus stem and answer-option
+shape). Multiple-choice questions take the shape model alone; open questions blend the
+structure model in, because the shape model's open-question weights come from GSM8K alone
+and misrank open-ended prompts (proofs, derivations) it never saw. Parameters are trained by
 ``bench/train_difficulty.py`` on RouteLLM's GSM8K and MMLU tables and shipped as
 ``difficulty_model.json`` next to this file. Local and deterministic: no network,
 no model call, pure Python, well under a millisecond. The JSON is read on the
@@ -28,10 +32,17 @@ DEFAULT_STRONG_SHARE = 0.3
 
 @dataclass(frozen=True)
 class _Params:
-    mean: tuple[float, ...]
-    scale: tuple[float, ...]
-    weights: tuple[float, ...]
-    bias: float
+    weights: tuple[tuple[tuple[int, float], ...], ...]
+    """Per component, (feature index, weight / feature scale) for its non-zero weights."""
+    offsets: tuple[float, ...]
+    """Per component, what turns the dot product into its standardised score: bias - sum(w * mean / scale) - centre."""
+    spreads: tuple[float, ...]
+    gate: int
+    """Index of the feature that says "multiple choice" (>= 0.5)."""
+    closed: tuple[float, ...]
+    open: tuple[float, ...]
+    standardise: tuple[tuple[float, float], tuple[float, float]]
+    """(centre, spread) of the blend on the fitted questions: multiple choice, then open."""
     squash: tuple[float, float]
     calibration: tuple[float, ...]
     """Ascending score quantiles of the calibration sample (evenly spaced, 0 to 1)."""
@@ -60,17 +71,33 @@ def _params() -> _Params:
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
         names = tuple(data["features"])
+        mean = [float(v) for v in data["mean"]]
+        scale = [float(v) or 1.0 for v in data["scale"]]
+        weights, offsets, spreads = [], [], []
+        for comp in data["components"]:
+            w = [float(v) / s for v, s in zip(comp["weights"], scale, strict=True)]
+            weights.append(tuple((i, v) for i, v in enumerate(w) if v))
+            offsets.append(float(comp["bias"]) - sum(wi * m for wi, m in zip(w, mean, strict=True)) - float(comp["center"]))
+            spreads.append(float(comp["spread"]) or 1.0)
+        gate = data["gate"]
         params = _Params(
-            mean=tuple(float(v) for v in data["mean"]),
-            scale=tuple(float(v) or 1.0 for v in data["scale"]),
-            weights=tuple(float(v) for v in data["weights"]),
-            bias=float(data["bias"]),
+            weights=tuple(weights),
+            offsets=tuple(offsets),
+            spreads=tuple(spreads),
+            gate=names.index(gate["feature"]),
+            closed=tuple(float(v) for v in gate["closed"]),
+            open=tuple(float(v) for v in gate["open"]),
+            standardise=tuple(  # type: ignore[arg-type]
+                (float(gate["standardise"][k][0]), float(gate["standardise"][k][1]) or 1.0) for k in ("closed", "open")
+            ),
             squash=(float(data["squash"][0]), float(data["squash"][1])),
             calibration=tuple(float(v) for v in data["calibration"]),
         )
     except (OSError, ValueError, KeyError, TypeError, IndexError) as exc:
         raise ConfigError(f"unreadable difficulty parameters: {exc.__class__.__name__}: {exc}", path=str(path)) from exc
-    if names != FEATURE_NAMES or not (len(params.mean) == len(params.scale) == len(params.weights) == len(names)):
+    if names != FEATURE_NAMES or len(mean) != len(names) or not (
+        len(params.closed) == len(params.open) == len(params.weights)
+    ):
         raise ConfigError(
             "difficulty parameters do not match the feature extractor (retrain: python bench/train_difficulty.py)",
             path=str(path),
@@ -85,9 +112,15 @@ def difficulty(question: str) -> float:
     if not isinstance(question, str):
         raise UsageError(f"difficulty() takes the question as a string, got {type(question).__name__}")
     p = _params()
-    raw = p.bias
-    for value, mean, scale, weight in zip(features(question), p.mean, p.scale, p.weights, strict=True):
-        raw += weight * (value - mean) / scale
+    row = features(question)
+    closed = row[p.gate] >= 0.5
+    mix = p.closed if closed else p.open
+    raw = 0.0
+    for share, weights, offset, spread in zip(mix, p.weights, p.offsets, p.spreads, strict=True):
+        if share:
+            raw += share * (sum(w * row[i] for i, w in weights) + offset) / spread
+    center, spread = p.standardise[0 if closed else 1]
+    raw = (raw - center) / spread
     z = p.squash[0] + p.squash[1] * raw
     return 1.0 / (1.0 + math.exp(-max(-60.0, min(60.0, z))))
 

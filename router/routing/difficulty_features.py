@@ -309,3 +309,14 @@ def _shape(stem: str, numbers: list[str], choice_texts: list[str], words: list[s
 
 
 _OPEN_INDEX = tuple(FEATURE_NAMES.index(name) for name in _OPEN)
+
+_SHAPE_NAMES = frozenset(
+    (*_STEM_SHAPE, *(f"open_{name}" for name in _STEM_SHAPE), "negated_stem", "catch_all_option", "roman_options",
+     "blank", "completion_stem", "which_of_the_following", "short_options", "log_longest_option",
+     "option_stem_overlap", "verdict_pair_options")
+)
+STRUCTURE_FEATURES: tuple[str, ...] = tuple(name for name in FEATURE_NAMES if name not in _SHAPE_NAMES)
+"""The structure-based features (length, numbers, operators, formulae, code, cue-word domains):
+the first score's set. The stem and option *shape* features sharpen the ranking within GSM8K-like
+word problems and multiple choice, but on open-ended prompts their weights (learnt from GSM8K alone)
+extrapolate badly; the shipped score blends a model on this set in for open questions."""
