@@ -61,16 +61,18 @@ ClientFactory = Callable[..., LLMClient]
 
 
 def build(kind: str, server: FakeOpenAIServer, *, provider: str = "fake", timeout_s: float = 5.0) -> LLMClient:
-    if kind == "openai":
+    if kind.startswith("openai"):
         from router.clients.openai import OpenAIClient
 
-        return OpenAIClient(base_url=server.base_url, api_key=KEY, model="fake-model", provider=provider, timeout_s=timeout_s)
+        transport = "sdk" if kind == "openai-sdk" else "auto"
+        return OpenAIClient(base_url=server.base_url, api_key=KEY, model="fake-model", provider=provider, timeout_s=timeout_s,
+                            transport=transport)
     from router.clients.litellm import LiteLLMClient
 
     return LiteLLMClient(model="fake-model", api_key=KEY, base_url=server.base_url, provider=provider, timeout_s=timeout_s)
 
 
-@pytest.fixture(params=["openai", "litellm"])
+@pytest.fixture(params=["openai", "openai-sdk", "litellm"])
 def make(request: pytest.FixtureRequest) -> ClientFactory:
     kind = request.param
 

@@ -50,7 +50,7 @@ def make_client(config: RouterConfig, provider_name: str, model_id: str | None =
         from router.clients.openai import OpenAIClient
 
         assert provider.base_url is not None  # guaranteed by the config's cross-checks
-        return OpenAIClient(base_url=provider.base_url, api_key=key or NO_KEY, **common)
+        return OpenAIClient(base_url=provider.base_url, api_key=key or NO_KEY, transport=provider.transport, **common)
     from router.clients.litellm import LiteLLMClient
 
     # without a key variable litellm finds its own (ANTHROPIC_API_KEY, ...) unless the server is ours

@@ -1,10 +1,13 @@
 """``OpenAIClient``: any OpenAI-compatible endpoint through the official SDK's ``AsyncOpenAI``.
 
-The SDK is imported in the constructor so ``import router`` stays cheap. SDK
-retries are off: retrying and falling back is the resilience layer's job, and
-two retry layers would multiply waits. The transport is the SDK's aiohttp one
-when installed (``openai[aiohttp]``: measured ~0.4 ms added per request against
-~1.25 ms for httpx, see bench/client_overhead.py), else httpx.
+Two transports: ``lean`` (the default when aiohttp is installed) speaks the
+chat-completions JSON directly over one aiohttp session per event loop
+(``router.clients.lean``: the SDK's request building and response wrapping cost
+more CPU than the whole router, see bench/server_overhead.py); ``sdk`` goes
+through the official SDK's ``AsyncOpenAI`` (its aiohttp transport when installed,
+else httpx), imported only then so ``import router`` stays cheap. Both map errors
+through ``status_error`` and are held to the same contract tests. SDK retries are
+off: retrying and falling back is the resilience layer's job.
 
 ``CompletionsClient`` holds everything the OpenAI SDK and litellm clients share:
 request building with the model's wire rules, timing, reading replies, stream
@@ -26,7 +29,14 @@ from router.clients.base import Messages, SyncClient, Tools
 from router.clients.sdk_errors import map_sdk_error, retry_after_seconds, says_tools_unsupported
 from router.clients.streaming import StreamAssembler
 from router.clients.wire import DEFAULT_RULES, WireRules, prepare_messages, response_from_completion
-from router.errors import MalformedResponseError, ProviderError, ProviderUnavailableError, RouterError, StreamOnlyError
+from router.errors import (
+    MalformedResponseError,
+    ProviderError,
+    ProviderUnavailableError,
+    RouterError,
+    StreamOnlyError,
+    UsageError,
+)
 from router.redaction import install_log_redaction, register_secret, scrub_exception
 from router.types import ChatResponse, RequestOptions, StreamEvent
 
@@ -210,10 +220,11 @@ def _close_at_exit() -> None:
         client._by_loop.clear()
 
 
+TRANSPORTS = ("auto", "lean", "sdk", "aiohttp", "httpx")
+
+
 class OpenAIClient(CompletionsClient):
     """An ``LLMClient`` for OpenAI-compatible servers (OpenAI, DeepSeek, Qwen, Kimi, local)."""
-
-    _extra_body_key = "extra_body"  # the SDK refuses keywords it does not declare
 
     def __init__(
         self,
@@ -228,22 +239,31 @@ class OpenAIClient(CompletionsClient):
         key_env: str | None = None,
         transport: str = "auto",
     ) -> None:
-        """``transport``: ``auto`` (aiohttp when installed), ``aiohttp`` or ``httpx``; ``http_client`` wins."""
-        import openai
+        """``transport``: ``lean`` (the request spoken directly over aiohttp, see ``router.clients.lean``),
+        ``sdk`` (the openai SDK, on aiohttp when installed, else httpx), or the SDK on ``aiohttp`` /
+        ``httpx``; ``auto`` is ``lean`` when aiohttp is installed. ``http_client`` means the SDK with it."""
+        from router.clients.lean import aiohttp_available
 
+        if transport not in TRANSPORTS:
+            raise UsageError(f"unknown transport {transport!r} (choose from {', '.join(TRANSPORTS)})")
         install_log_redaction(*_SDK_LOGGERS)
         self._identity(
             provider=provider, model=model, base_url=base_url, timeout_s=timeout_s, api_key=api_key, rules=rules,
             key_env=key_env,
         )
-        self.transport = "custom" if http_client is not None else "httpx"
-        if http_client is None and transport != "httpx" and _aiohttp_client_class() is not None:
+        if http_client is not None:
+            self.transport = "custom"
+        elif transport in ("auto", "lean") and aiohttp_available():
+            self.transport = "lean"
+        elif transport != "httpx" and _aiohttp_client_class() is not None:
             self.transport = "aiohttp"
+        else:
+            self.transport = "httpx"
+        self._extra_body_key = None if self.transport == "lean" else "extra_body"  # the SDK refuses unknown keywords
         self._http_client = http_client
-        self._openai = openai
         self._by_loop: dict[asyncio.AbstractEventLoop, Any] = {}
-        """One SDK client per event loop: connection pools belong to the loop that opened them, and the
-        same client is used from the sync API's core loop and from callers' own loops (``asyncio.run``)."""
+        """One connection pool (SDK client or lean session) per event loop: pools belong to the loop that opened
+        them, and the same client is used from the sync API's core loop and from callers' own loops."""
 
     def __repr__(self) -> str:
         return f"OpenAIClient(provider={self.provider!r}, model={self.model!r}, base_url={self.base_url!r})"
@@ -257,12 +277,7 @@ class OpenAIClient(CompletionsClient):
         if sdk is None:
             for old in [old for old in self._by_loop if old.is_closed()]:
                 del self._by_loop[old]  # its connections died with it
-            http_client = self._http_client
-            if http_client is None and self.transport == "aiohttp":
-                http_client = _aiohttp_client_class()()  # type: ignore[misc]
-            sdk = self._openai.AsyncOpenAI(
-                base_url=self.base_url, api_key=self._secret, timeout=self.timeout_s, max_retries=0, http_client=http_client
-            )
+            sdk = self._connect()
             if not _exit_hook:
                 atexit.register(_close_at_exit)
                 _exit_hook.append(True)
@@ -270,13 +285,38 @@ class OpenAIClient(CompletionsClient):
             self._by_loop[loop] = sdk
         return sdk
 
+    def _connect(self) -> Any:
+        """A new connection pool for the running loop: a ``LeanChat`` or an ``AsyncOpenAI``."""
+        assert self.base_url is not None
+        if self.transport == "lean":
+            from router.clients.lean import LeanChat
+
+            return LeanChat(base_url=self.base_url, api_key=self._secret, timeout_s=self.timeout_s, key_env=self._key_env)
+        import openai
+
+        http_client = self._http_client
+        if http_client is None and self.transport == "aiohttp":
+            http_client = _aiohttp_client_class()()  # type: ignore[misc]
+        return openai.AsyncOpenAI(
+            base_url=self.base_url, api_key=self._secret, timeout=self.timeout_s, max_retries=0, http_client=http_client
+        )
+
     async def _send(self, request: dict[str, Any]) -> Any:
+        if self.transport == "lean":
+            return await self._sdk().send(request)
         completions = self._sdk().chat.completions
         if request.get("stream"):
             return await completions.create(**request)
         # the body as sent, read as a plain dict: fields the SDK does not declare survive, and no model is built
         raw = await completions.with_raw_response.create(**request)
         return json.loads(raw.content)
+
+    def _map_error(self, exc: BaseException, had_tools: bool) -> ProviderError | None:
+        if self.transport == "lean":
+            from router.clients.lean import map_lean_error
+
+            return map_lean_error(exc, provider=self.provider, model=self.model, had_tools=had_tools, secret=self._secret)
+        return super()._map_error(exc, had_tools)
 
     async def aclose(self) -> None:
         """Closes the connections of every loop this client was used on (others' from their own loop)."""
@@ -290,6 +330,7 @@ class OpenAIClient(CompletionsClient):
 
 
 __all__ = [
+    "TRANSPORTS",
     "CompletionsClient",
     "OpenAIClient",
     "map_sdk_error",

@@ -111,11 +111,11 @@ def retry_after_seconds(headers: Any) -> float | None:
         return None
 
 
-def _message_of(body: Any) -> str | None:
+def message_of(body: Any) -> str | None:
     """The human message in an error body: ``{"error": {"message"}}``, a list of those, or a bare string."""
     if isinstance(body, list):
         for item in body:
-            found = _message_of(item)
+            found = message_of(item)
             if found:
                 return found
         return None
@@ -151,17 +151,17 @@ def strip_wrappers(text: str) -> str:
 
 def error_detail(exc: BaseException) -> str:
     """What the server said, as text (never just "Error code: 400")."""
-    found = _message_of(getattr(exc, "body", None))
+    found = message_of(getattr(exc, "body", None))
     if found:
         return found
     text = str(getattr(exc, "message", None) or exc)
-    found = _message_of(_body_in_text(text))
+    found = message_of(_body_in_text(text))
     if found:
         return found
     return strip_wrappers(text) or type(exc).__name__
 
 
-def _clip(text: str) -> str:
+def clip(text: str) -> str:
     text = " ".join(text.split())
     return text if len(text) <= _MAX_DETAIL else text[: _MAX_DETAIL - 1] + "…"
 
@@ -179,18 +179,21 @@ def key_problem(secret: str | None) -> str | None:
     return None
 
 
-def _from_status(exc: Any, status: int, had_tools: bool, clean: Any, where: dict[str, Any]) -> ProviderError:
-    raw = error_detail(exc)
-    text = f"HTTP {status}: {clean(raw)}"
-    searchable = raw + " " + json.dumps(getattr(exc, "body", None), default=str)
+def status_error(
+    status: int, detail: str, body: Any, headers: Any, *, had_tools: bool, clean: Any, where: dict[str, Any]
+) -> ProviderError:
+    """An HTTP error reply as a router error: the status decides, some texts change the class.
+
+    ``detail`` is what the server said, ``body`` its parsed error object (searched for
+    the telltale texts too), ``headers`` the reply's (for Retry-After). Shared by the
+    SDK path and the lean transport, so one fault maps one way whichever client met it.
+    """
+    text = f"HTTP {status}: {clean(detail)}"
+    searchable = detail + " " + json.dumps(body, default=str)
     if status in (401, 403):
         return AuthenticationError(text, status=status, **where)
     if status == 429:
-        headers = getattr(getattr(exc, "response", None), "headers", None)
-        wait = retry_after_seconds(headers)
-        if wait is None:
-            wait = retry_after_seconds(getattr(exc, "headers", None))
-        return RateLimitError(text, status=status, retry_after=wait, **where)
+        return RateLimitError(text, status=status, retry_after=retry_after_seconds(headers), **where)
     if status == 408:
         return ProviderTimeoutError(text, status=status, **where)
     # before the 5xx rule: llama.cpp refuses tools with a 500, and retrying that never helps
@@ -205,6 +208,15 @@ def _from_status(exc: Any, status: int, had_tools: bool, clean: Any, where: dict
     if status >= 500:
         return ProviderUnavailableError(text, status=status, **where)
     return BadRequestError(text, status=status, **where)
+
+
+def _from_status(exc: Any, status: int, had_tools: bool, clean: Any, where: dict[str, Any]) -> ProviderError:
+    headers = getattr(getattr(exc, "response", None), "headers", None)
+    if status == 429 and retry_after_seconds(headers) is None:
+        headers = getattr(exc, "headers", None)
+    return status_error(
+        status, error_detail(exc), getattr(exc, "body", None), headers, had_tools=had_tools, clean=clean, where=where
+    )
 
 
 def _connection_failure(exc: BaseException) -> BaseException | None:
@@ -236,7 +248,7 @@ def map_sdk_error(
     import openai
 
     def clean(text: str) -> str:
-        return _clip(redact(text, secret))
+        return clip(redact(text, secret))
 
     where: dict[str, Any] = {"provider": provider, "model": model}
     status = getattr(exc, "status_code", None)
@@ -275,12 +287,15 @@ def map_sdk_error(
 
 
 __all__ = [
+    "clip",
     "error_detail",
     "key_problem",
     "map_sdk_error",
+    "message_of",
     "retry_after_seconds",
     "says_context_exceeded",
     "says_stream_only",
     "says_tools_unsupported",
+    "status_error",
     "strip_wrappers",
 ]

@@ -101,6 +101,9 @@ class ProviderConfig(_Strict):
     small_model: bool = False
     """Answers are labelled as coming from a small local model."""
     limits: RateLimits | None = None
+    transport: Literal["auto", "lean", "sdk"] = "auto"
+    """``client: openai`` only: ``lean`` (direct JSON over aiohttp; what ``auto`` picks when aiohttp is
+    installed) or ``sdk`` (the openai SDK's own HTTP stack)."""
     models: list[ModelConfig] = Field(min_length=1)
 
     @field_validator("base_url")
