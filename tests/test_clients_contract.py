@@ -64,7 +64,7 @@ def build(kind: str, server: FakeOpenAIServer, *, provider: str = "fake", timeou
     if kind.startswith("openai"):
         from router.clients.openai import OpenAIClient
 
-        transport = "sdk" if kind == "openai-sdk" else "auto"
+        transport = {"openai-sdk": "sdk", "openai-aiohttp": "lean-aiohttp"}.get(kind, "auto")
         return OpenAIClient(base_url=server.base_url, api_key=KEY, model="fake-model", provider=provider, timeout_s=timeout_s,
                             transport=transport)
     from router.clients.litellm import LiteLLMClient
@@ -72,7 +72,7 @@ def build(kind: str, server: FakeOpenAIServer, *, provider: str = "fake", timeou
     return LiteLLMClient(model="fake-model", api_key=KEY, base_url=server.base_url, provider=provider, timeout_s=timeout_s)
 
 
-@pytest.fixture(params=["openai", "openai-sdk", "litellm"])
+@pytest.fixture(params=["openai", "openai-aiohttp", "openai-sdk", "litellm"])
 def make(request: pytest.FixtureRequest) -> ClientFactory:
     kind = request.param
 

@@ -130,3 +130,91 @@ client.close()
 """
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert done.stdout.split() == ["hi", "False"], done.stderr
+
+
+# --- the http1 engine against raw scripted bytes ---------------------------------------------------------
+
+REPLY = json.dumps({"choices": [{"index": 0, "message": {"role": "assistant", "content": "ok"}, "finish_reason": "stop"}],
+                    "model": "m"}).encode()
+
+
+async def serve_raw(replies: list[bytes], *, close_after: bool) -> tuple[Any, list[int]]:
+    """A server that answers each request with the next raw reply; ``connections`` counts accepted sockets."""
+    connections: list[int] = []
+
+    async def handle(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        connections.append(1)
+        try:
+            while replies:
+                head = await reader.readuntil(b"\r\n\r\n")
+                length = int(next(line.split(b":")[1] for line in head.split(b"\r\n") if line.lower().startswith(b"content-length")))
+                await reader.readexactly(length)
+                writer.write(replies.pop(0))
+                await writer.drain()
+                if close_after:
+                    break
+        except (asyncio.IncompleteReadError, ConnectionError):
+            pass
+        writer.close()
+
+    server = await asyncio.start_server(handle, "127.0.0.1", 0)
+    return server, connections
+
+
+def run_raw(replies: list[bytes], calls: int, *, close_after: bool = False, pause: float = 0.05) -> tuple[list[str], int]:
+    async def main() -> tuple[list[str], int]:
+        server, connections = await serve_raw(list(replies), close_after=close_after)
+        port = server.sockets[0].getsockname()[1]
+        client = OpenAIClient(base_url=f"http://127.0.0.1:{port}/v1", api_key=KEY, model="m")
+        try:
+            out = []
+            for _ in range(calls):
+                response = await client.achat([{"role": "user", "content": "x"}])
+                out.append(response.message.content or "")
+                await asyncio.sleep(pause)  # let a close by the server arrive (or not: the keep-alive race)
+            assert client._sdk().engine == "http1"
+            return out, len(connections)
+        finally:
+            await client.aclose()
+            server.close()
+
+    return asyncio.run(main())
+
+
+def sized(body: bytes, *headers: str) -> bytes:
+    extra = "".join(f"{h}\r\n" for h in headers)
+    return f"HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: {len(body)}\r\n{extra}\r\n".encode() + body
+
+
+def test_http1_keeps_the_connection_alive() -> None:
+    assert run_raw([sized(REPLY)] * 3, 3) == (["ok"] * 3, 1)
+
+
+def test_http1_never_reuses_a_connection_the_server_closed() -> None:
+    assert run_raw([sized(REPLY)] * 2, 2, close_after=True) == (["ok", "ok"], 2)
+    assert run_raw([sized(REPLY, "connection: close")] * 2, 2, close_after=True) == (["ok", "ok"], 2)
+
+
+def test_http1_resends_once_when_an_idle_connection_dies_as_it_is_reused() -> None:
+    # the server hangs up right after each reply; the next request may go out before the client has noticed
+    for _ in range(5):
+        assert run_raw([sized(REPLY)] * 3, 3, close_after=True, pause=0) == (["ok"] * 3, 3)
+
+
+def test_http1_reads_chunked_gzip_and_unframed_bodies() -> None:
+    import gzip
+
+    half = len(REPLY) // 2
+    chunked = (b"HTTP/1.1 200 OK\r\ntransfer-encoding: chunked\r\n\r\n"
+               + b"%x\r\n%s\r\n%x\r\n%s\r\n0\r\n\r\n" % (half, REPLY[:half], len(REPLY) - half, REPLY[half:]))
+    packed = gzip.compress(REPLY)
+    assert run_raw([chunked, sized(packed, "content-encoding: gzip")], 2) == (["ok", "ok"], 1)
+    unframed = b"HTTP/1.1 200 OK\r\ncontent-type: application/json\r\n\r\n" + REPLY  # the body ends with the connection
+    assert run_raw([unframed], 1, close_after=True) == (["ok"], 1)
+
+
+def test_http1_garbage_is_a_provider_failure_not_a_crash() -> None:
+    from router.errors import ProviderUnavailableError
+
+    with pytest.raises(ProviderUnavailableError, match="not valid HTTP"):
+        run_raw([b"SSH-2.0-OpenSSH_9.6\r\n\r\n"], 1, close_after=True)

@@ -41,14 +41,14 @@ def build(kind: str, server: FakeOpenAIServer, **kwargs: Any) -> LLMClient:
     if kind.startswith("openai"):
         from router.clients.openai import OpenAIClient
 
-        kwargs.setdefault("transport", "sdk" if kind == "openai-sdk" else "auto")
+        kwargs.setdefault("transport", {"openai-sdk": "sdk", "openai-aiohttp": "lean-aiohttp"}.get(kind, "auto"))
         return OpenAIClient(base_url=server.base_url, api_key=kwargs.pop("api_key", KEY), model="fake-model", **kwargs)
     from router.clients.litellm import LiteLLMClient
 
     return LiteLLMClient(model="fake-model", api_key=kwargs.pop("api_key", KEY), base_url=server.base_url, **kwargs)
 
 
-@pytest.fixture(params=["openai", "openai-sdk", "litellm"])
+@pytest.fixture(params=["openai", "openai-aiohttp", "openai-sdk", "litellm"])
 def kind(request: pytest.FixtureRequest) -> str:
     return str(request.param)
 

@@ -48,6 +48,13 @@ def aiohttp_available() -> bool:
     return True
 
 
+def lean_available() -> bool:
+    """The lean transport needs httptools (``http1``) or aiohttp."""
+    from router.clients.http1 import httptools_available
+
+    return httptools_available() or aiohttp_available()
+
+
 class HTTPStatusFailure(Exception):
     """An HTTP error reply, carrying what the error mapping reads (as the SDK's ``APIStatusError`` does)."""
 
@@ -96,10 +103,13 @@ class LeanChat:
     ``ValueError`` for unreadable JSON); ``map_lean_error`` turns them into router errors.
     """
 
-    def __init__(self, *, base_url: str, api_key: str | None, timeout_s: float, key_env: str | None = None) -> None:
-        import aiohttp
+    def __init__(
+        self, *, base_url: str, api_key: str | None, timeout_s: float, key_env: str | None = None, engine: str = "auto"
+    ) -> None:
+        """``engine``: ``http1`` (``router.clients.http1``, the default when httptools is installed and no
+        proxy is configured for the URL) or ``aiohttp`` (proxies, or no httptools)."""
+        from router.clients.http1 import httptools_available
 
-        self._aiohttp = aiohttp
         self.url = base_url.rstrip("/") + "/chat/completions"
         problem = key_problem(api_key)
         holder = f"the key in {key_env}" if key_env else "the API key"
@@ -111,42 +121,70 @@ class LeanChat:
         }
         if api_key and not problem:
             self._headers["Authorization"] = f"Bearer {api_key}"
-        trust_env = _proxy_for(self.url)
-        ssl: Any = True
-        if self.url.startswith("https:"):
-            ssl = _ssl_context()
+        proxied = _proxy_for(self.url)
+        ssl: Any = _ssl_context() if self.url.startswith("https:") else None
+        if engine == "auto":
+            engine = "http1" if httptools_available() and not proxied else "aiohttp"
+        self.engine = engine
+        if engine == "http1":
+            from router.clients.http1 import HTTP1Pool
+
+            self._pool = HTTP1Pool(self.url, timeout_s=timeout_s, ssl=ssl)
+            self._head = self._pool.head(self._headers)
+            self._stream_head = self._pool.head({**self._headers, "Accept": "text/event-stream"})
+            return
+        import aiohttp
+
         self._session = aiohttp.ClientSession(
-            connector=aiohttp.TCPConnector(limit=1000, ssl=ssl, keepalive_timeout=30),
+            connector=aiohttp.TCPConnector(limit=1000, ssl=ssl if ssl is not None else True, keepalive_timeout=15),
             timeout=aiohttp.ClientTimeout(total=None, sock_connect=timeout_s, sock_read=timeout_s),
-            trust_env=trust_env,
-            auto_decompress=True,
+            trust_env=proxied,
         )
 
     async def send(self, request: dict[str, Any]) -> Any:
         if self._key_problem is not None:
             raise IllegalKey(self._key_problem)
         data = json.dumps(request, ensure_ascii=False, separators=(",", ":")).encode()
-        if request.get("stream"):
-            return self._stream(data)
-        async with self._session.post(self.url, data=data, headers=self._headers) as response:
+        streamed = bool(request.get("stream"))
+        if self.engine == "http1":
+            response = await self._pool.post(self._stream_head if streamed else self._head, data)
+            if streamed:
+                return self._stream(response)
             raw = await response.read()
             if response.status >= 300:
                 raise HTTPStatusFailure(response.status, raw, response.headers)
+            return json.loads(raw)
+        if streamed:
+            headers = {**self._headers, "Accept": "text/event-stream"}
+            return self._stream(await self._session.post(self.url, data=data, headers=headers))
+        async with self._session.post(self.url, data=data, headers=self._headers) as aio_response:
+            raw = await aio_response.read()
+            if aio_response.status >= 300:
+                raise HTTPStatusFailure(aio_response.status, raw, aio_response.headers)
         return json.loads(raw)
 
-    async def _stream(self, data: bytes) -> AsyncIterator[Any]:
-        headers = {**self._headers, "Accept": "text/event-stream"}
-        response = await self._session.post(self.url, data=data, headers=headers)
+    async def _stream(self, response: Any) -> AsyncIterator[Any]:
+        """Chunks of a streamed reply (an ``http1.Response`` or an aiohttp one)."""
         try:
             if response.status >= 300:
                 raise HTTPStatusFailure(response.status, await response.read(), response.headers)
-            async for chunk in _sse_chunks(response.content):
+            pieces = response.iter_any() if self.engine == "http1" else response.content.iter_any()
+            parser = SSEParser()
+            async for piece in pieces:
+                for chunk in parser.feed(piece):
+                    yield chunk
+                if parser.done:
+                    return
+            for chunk in parser.feed(b"", final=True):
                 yield chunk
         finally:
-            response.close()  # a stream not read to its end must not go back to the pool half-read
+            response.close()  # read to its end: back to the pool; cut short: closed, never reused half-read
 
     async def close(self) -> None:
-        await self._session.close()
+        if self.engine == "http1":
+            await self._pool.close()
+        else:
+            await self._session.close()
 
 
 def _ssl_context() -> Any:
@@ -220,15 +258,10 @@ class SSEParser:
             out.append({"data": chunk, "event": name.decode("utf-8", errors="replace")})
 
 
-async def _sse_chunks(content: Any) -> AsyncIterator[Any]:
-    parser = SSEParser()
-    async for piece in content.iter_any():
-        for chunk in parser.feed(piece):
-            yield chunk
-        if parser.done:
-            return
-    for chunk in parser.feed(b"", final=True):
-        yield chunk
+def _is_aiohttp_error(exc: BaseException) -> bool:
+    import aiohttp
+
+    return isinstance(exc, aiohttp.ClientError)
 
 
 def map_lean_error(
@@ -253,9 +286,7 @@ def map_lean_error(
         return ProviderUnavailableError(clean(f"APIError: {message_of(exc.body) or exc.message}"), **where)
     if isinstance(exc, TimeoutError):  # aiohttp's timeouts subclass it (and OSError: test this first)
         return ProviderTimeoutError(clean(f"request timed out: {type(exc).__name__}: {exc}"), **where)
-    import aiohttp
-
-    if isinstance(exc, (aiohttp.ClientError, OSError)):
+    if isinstance(exc, OSError) or (aiohttp_available() and _is_aiohttp_error(exc)):
         cause = exc.__cause__ or exc.__context__
         because = f" ({type(cause).__name__}: {clean(str(cause))})" if cause is not None and str(cause) else ""
         return ProviderUnavailableError(clean(f"connection failed: {type(exc).__name__}: {exc}") + because, **where)
@@ -264,4 +295,4 @@ def map_lean_error(
     return None
 
 
-__all__ = ["HTTPStatusFailure", "LeanChat", "SSEParser", "StreamErrorEvent", "aiohttp_available", "map_lean_error"]
+__all__ = ["HTTPStatusFailure", "LeanChat", "SSEParser", "StreamErrorEvent", "aiohttp_available", "lean_available", "map_lean_error"]

@@ -220,7 +220,7 @@ def _close_at_exit() -> None:
         client._by_loop.clear()
 
 
-TRANSPORTS = ("auto", "lean", "sdk", "aiohttp", "httpx")
+TRANSPORTS = ("auto", "lean", "lean-aiohttp", "sdk", "aiohttp", "httpx")
 
 
 class OpenAIClient(CompletionsClient):
@@ -239,10 +239,11 @@ class OpenAIClient(CompletionsClient):
         key_env: str | None = None,
         transport: str = "auto",
     ) -> None:
-        """``transport``: ``lean`` (the request spoken directly over aiohttp, see ``router.clients.lean``),
-        ``sdk`` (the openai SDK, on aiohttp when installed, else httpx), or the SDK on ``aiohttp`` /
-        ``httpx``; ``auto`` is ``lean`` when aiohttp is installed. ``http_client`` means the SDK with it."""
-        from router.clients.lean import aiohttp_available
+        """``transport``: ``lean`` (the JSON spoken directly, see ``router.clients.lean``; ``lean-aiohttp``
+        forces its aiohttp engine), ``sdk`` (the openai SDK, on aiohttp when installed, else httpx), or the
+        SDK on ``aiohttp`` / ``httpx``; ``auto`` is ``lean`` when its engines are installed. ``http_client``
+        means the SDK with it."""
+        from router.clients.lean import aiohttp_available, lean_available
 
         if transport not in TRANSPORTS:
             raise UsageError(f"unknown transport {transport!r} (choose from {', '.join(TRANSPORTS)})")
@@ -253,7 +254,7 @@ class OpenAIClient(CompletionsClient):
         )
         if http_client is not None:
             self.transport = "custom"
-        elif transport in ("auto", "lean") and aiohttp_available():
+        elif (transport in ("auto", "lean") and lean_available()) or (transport == "lean-aiohttp" and aiohttp_available()):
             self.transport = "lean"
         elif transport != "httpx" and _aiohttp_client_class() is not None:
             self.transport = "aiohttp"
@@ -261,6 +262,7 @@ class OpenAIClient(CompletionsClient):
             self.transport = "httpx"
         self._extra_body_key = None if self.transport == "lean" else "extra_body"  # the SDK refuses unknown keywords
         self._http_client = http_client
+        self._lean_engine = "aiohttp" if transport == "lean-aiohttp" else "auto"
         self._by_loop: dict[asyncio.AbstractEventLoop, Any] = {}
         """One connection pool (SDK client or lean session) per event loop: pools belong to the loop that opened
         them, and the same client is used from the sync API's core loop and from callers' own loops."""
@@ -291,7 +293,10 @@ class OpenAIClient(CompletionsClient):
         if self.transport == "lean":
             from router.clients.lean import LeanChat
 
-            return LeanChat(base_url=self.base_url, api_key=self._secret, timeout_s=self.timeout_s, key_env=self._key_env)
+            return LeanChat(
+                base_url=self.base_url, api_key=self._secret, timeout_s=self.timeout_s, key_env=self._key_env,
+                engine=self._lean_engine,
+            )
         import openai
 
         http_client = self._http_client
