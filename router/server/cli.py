@@ -43,9 +43,24 @@ def build_app(config_path: str | None, host: str) -> Any:
     return create_app(Router(config), config.server, keys=keys)
 
 
+def freeze_startup_objects() -> None:
+    """Move everything built at startup (modules, config, app) out of the collector's reach.
+
+    A full collection otherwise walks every object that pydantic, starlette and uvicorn
+    left behind: measured ~15 ms, landing on whichever request triggered it. Requests'
+    own garbage is still collected as usual. Only the serve command's process does this.
+    """
+    import gc
+
+    gc.collect()
+    gc.freeze()
+
+
 def app_factory() -> Any:
     """uvicorn's ``--factory`` entry for worker processes."""
-    return build_app(os.environ.get(ENV_CONFIG) or None, os.environ.get(ENV_HOST, "127.0.0.1"))
+    app = build_app(os.environ.get(ENV_CONFIG) or None, os.environ.get(ENV_HOST, "127.0.0.1"))
+    freeze_startup_objects()
+    return app
 
 
 def uvicorn_options(args: argparse.Namespace) -> dict[str, Any]:
@@ -97,6 +112,7 @@ def main(argv: list[str], *, stderr: TextIO | None = None) -> int:
     options = uvicorn_options(args)
     try:
         if args.workers == 1:
+            freeze_startup_objects()
             uvicorn.run(app, **options)
         else:
             os.environ[ENV_CONFIG] = args.config or ""
