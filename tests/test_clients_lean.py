@@ -218,3 +218,23 @@ def test_http1_garbage_is_a_provider_failure_not_a_crash() -> None:
 
     with pytest.raises(ProviderUnavailableError, match="not valid HTTP"):
         run_raw([b"SSH-2.0-OpenSSH_9.6\r\n\r\n"], 1, close_after=True)
+
+
+def test_http1_pool_keeps_at_most_max_idle_connections() -> None:
+    from router.clients.http1 import HTTP1Pool
+
+    async def main() -> tuple[int, int]:
+        replies = [sized(REPLY)] * 8
+        server, _ = await serve_raw(replies, close_after=False)
+        port = server.sockets[0].getsockname()[1]
+        pool = HTTP1Pool(f"http://127.0.0.1:{port}/v1/chat/completions", timeout_s=5, max_idle=3)
+        head = pool.head({"Content-Type": "application/json"})
+        try:
+            responses = await asyncio.gather(*(pool.post(head, b"{}") for _ in range(8)))  # eight at once: eight sockets
+            bodies = [await response.read() for response in responses]
+            return len(pool._idle), sum(body == REPLY for body in bodies)
+        finally:
+            await pool.close()
+            server.close()
+
+    assert asyncio.run(main()) == (3, 8)

@@ -7,8 +7,8 @@ bytes, one reply read whole or as a stream of body pieces. httptools (llhttp, th
 parser uvicorn uses, installed with the ``server`` extra) does the parsing,
 including chunked bodies, so this module keeps only what a pool needs:
 
-* one pool per origin and event loop; idle connections reused newest first and
-  dropped after ``idle_s``; a connection the server closed is never reused;
+* one pool per origin and event loop; idle connections reused newest first, at
+  most ``max_idle`` kept, dropped after ``idle_s``; one the server closed is never reused;
 * a request that fails on a *reused* connection before any byte of the reply came
   back (the server closed it while idle, the usual keep-alive race) is sent once
   more on a new connection, as urllib3 and httpx do;
@@ -228,7 +228,7 @@ class _Connection(asyncio.Protocol):
 class HTTP1Pool:
     """Keep-alive connections to one origin (``http(s)://host:port``) on one event loop."""
 
-    def __init__(self, url: str, *, timeout_s: float, ssl: Any = None, idle_s: float = 15.0) -> None:
+    def __init__(self, url: str, *, timeout_s: float, ssl: Any = None, idle_s: float = 15.0, max_idle: int = 100) -> None:
         parts = urlsplit(url)
         self.host = parts.hostname or "localhost"
         self.tls = parts.scheme == "https"
@@ -240,7 +240,8 @@ class HTTP1Pool:
         self.timeout_s = timeout_s
         self.ssl = ssl if self.tls else None
         self.idle_s = idle_s
-        self._idle: list[_Connection] = []
+        self.max_idle = max_idle
+        self._idle: deque[_Connection] = deque()
         self._closed = False
 
     def head(self, headers: dict[str, str]) -> bytes:
@@ -296,12 +297,16 @@ class HTTP1Pool:
         if self._closed:
             conn._close()
             return
-        conn.idle_since = time.monotonic()
-        self._idle.append(conn)
+        now = conn.idle_since = time.monotonic()
+        idle = self._idle
+        idle.append(conn)
+        oldest = idle[0]  # pruned from the cold end, one per release: the pool shrinks after a burst
+        if len(idle) > self.max_idle or oldest.closed or now - oldest.idle_since >= self.idle_s:
+            idle.popleft()._close()
 
     async def close(self) -> None:
         self._closed = True
-        idle, self._idle = self._idle, []
+        idle, self._idle = self._idle, deque()
         for conn in idle:
             conn._close()
 
