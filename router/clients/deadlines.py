@@ -56,7 +56,8 @@ async def call_with_deadline(awaitable: Awaitable[T], deadlines: Deadlines, *, p
     """A non-streamed request, cancelled when it outlives ``deadlines.non_stream_s``."""
     limit = deadlines.non_stream_s
     try:
-        return await asyncio.wait_for(awaitable, limit)
+        async with asyncio.timeout(limit):  # not wait_for: no extra task per request on the hot path
+            return await awaitable
     except TimeoutError:
         raise _expired("no reply", limit, provider, model) from None
 

@@ -14,6 +14,7 @@
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 from collections.abc import Callable
@@ -29,8 +30,9 @@ if TYPE_CHECKING:
 AUTH_OUT_TTL_S = 86_400.0
 
 
+@functools.lru_cache(maxsize=64)
 def key_fingerprint(value: str | None) -> str | None:
-    """A short hash naming a key value without revealing it (None: no key)."""
+    """A short hash naming a key value without revealing it (None: no key); cached: it is asked every request."""
     if not value:
         return None
     return hashlib.sha256(value.encode("utf-8", "surrogatepass")).hexdigest()[:16]

@@ -188,6 +188,7 @@ class ResilientClient(SyncClient):
         self._clock = clock
         self._rng = rng or _JITTER  # seeding a Random per chain costs ~40 us: one per process is enough
         self._notify = notify
+        self._clean: set[str] = set()
 
     def __repr__(self) -> str:
         chain = ", ".join(f"{c.provider}/{c.model}" for c in self.candidates)
@@ -219,6 +220,10 @@ class ResilientClient(SyncClient):
                                         error=f"skipped: its key was refused ({reason}){where}"))  # fmt: skip
                 raise _Skip
         decision = await self.breaker.allow(name)
+        if decision.clean:
+            self._clean.add(name)
+        else:
+            self._clean.discard(name)
         if not decision.allowed:
             attempts.append(Attempt(candidate.provider, candidate.model, ok=False, error_kind="circuit_open",
                                     error=f"skipped: circuit open, next probe in {decision.retry_in_s:.0f}s"))  # fmt: skip
@@ -283,7 +288,9 @@ class ResilientClient(SyncClient):
         self, candidate: Candidate, started: float, attempts: list[Attempt], usage: Usage, estimate: int
     ) -> None:
         attempts.append(Attempt(candidate.provider, candidate.model, ok=True, latency_s=self._clock() - started))
-        await self.breaker.record_success(f"{candidate.provider}/{candidate.model}")
+        name = f"{candidate.provider}/{candidate.model}"
+        if name not in self._clean:  # a breaker with nothing on record needs no reset
+            await self.breaker.record_success(name)
         if self.guards.limiter is not None and usage.total_tokens:
             await self.guards.limiter.settle(candidate.provider, estimated=estimate, actual=usage.total_tokens)
         await self.guards.charge(candidate.provider, candidate.model, usage)

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from router.state.base import BreakerPolicy, BreakerRecord, BreakerStateName, StateStore
@@ -33,6 +33,8 @@ class Decision:
     retry_in_s: float = 0.0
     probe: bool = False
     """This call is the half-open probe: report its outcome, it decides for everyone."""
+    clean: bool = field(default=False, compare=False)
+    """Closed with no failure on record: a success has nothing to reset (saves a store write per request)."""
 
 
 def breaker_key(provider: str, model: str) -> str:
@@ -65,7 +67,8 @@ class CircuitBreaker:
         now = self._clock()
         allowed, record = await self.store.breaker_allow(key, now, self.policy)
         if allowed:
-            return Decision(True, record.state, 0.0, probe=record.state == "half_open")
+            clean = record.state == "closed" and not record.failures
+            return Decision(True, record.state, 0.0, probe=record.state == "half_open", clean=clean)
         return Decision(False, record.state, self._retry_in(record, now))
 
     async def record_success(self, key: str) -> None:
