@@ -464,3 +464,27 @@ def test_a_client_that_hangs_up_mid_stream_stops_the_work(serve: Any, fake_serve
         assert time.monotonic() < deadline, "the server did not notice the client leaving"
         time.sleep(0.05)
     assert httpx.get(server.url + "/healthz").json()["in_flight"] == 0
+
+
+def test_each_key_has_its_own_daily_budget(fake_server: FakeOpenAIServer, monkeypatch: pytest.MonkeyPatch) -> None:
+    """server.budget_usd_per_day_per_key: a key over its own limit gets 429 budget_exceeded; another key goes on."""
+    monkeypatch.setenv(UPSTREAM_KEY_ENV, "sk-upstream-test")
+    # each answer: 1,000,000 prompt tokens at 1 USD/M + 0 completion = 1 USD (the fake reports the usage given)
+    fake_server.default_reply = Text("ok", usage=(1_000_000, 0))
+    config = upstream_config(fake_server.base_url)
+    settings = ServerSettings(budget_usd_per_day_per_key=1.5)
+    keys = KeyCheck([b"sk-team-a-key-000000000001", b"sk-team-b-key-000000000002"], ["TEAM_A_KEY", "TEAM_B_KEY"])
+    server = ServerThread(create_app(make_engine(config), settings, keys=keys)).start()
+    try:
+        def ask(key: str) -> httpx.Response:
+            return httpx.post(server.url + "/v1/chat/completions", headers={"Authorization": f"Bearer {key}"},
+                              json={"model": "auto", "messages": HELLO}, timeout=30)
+
+        assert ask("sk-team-a-key-000000000001").status_code == 200  # 1 USD spent
+        assert ask("sk-team-a-key-000000000001").status_code == 200  # 2 USD: the call that crossed is charged
+        refused = ask("sk-team-a-key-000000000001")
+        assert refused.status_code == 429 and check("error", refused.json())["error"]["code"] == "budget_exceeded"
+        assert "TEAM_A_KEY" in refused.json()["error"]["message"] and "sk-team-a" not in refused.text
+        assert ask("sk-team-b-key-000000000002").status_code == 200  # the other key's budget is its own
+    finally:
+        server.stop()

@@ -359,6 +359,8 @@ class ServerSettings(_Strict):
     max_concurrency: int = Field(default=256, ge=1, le=100_000)
     """Requests in flight per worker; beyond it the answer is 429 with Retry-After, not a queue."""
     retry_after_s: int = Field(default=1, ge=1, le=3600)
+    budget_usd_per_day_per_key: float | None = Field(default=None, gt=0, le=1e6, allow_inf_nan=False)
+    """Each accepted key's own spend limit per UTC day (scoped by the key's variable name); over it: 429."""
 
     @field_validator("api_key_envs")
     @classmethod

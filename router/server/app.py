@@ -163,10 +163,12 @@ class Gate:
                 if name == b"authorization":
                     authorization = value
                     break
-            if not self.keys.allows(authorization):
+            key_name = self.keys.which(authorization)
+            if key_name is None:
                 self.metrics.requests.inc((("endpoint", path if path in CHAT_PATHS else "other"), ("status", "401")))
                 await respond_failure(send, self._unauthorized)
                 return
+            scope["router.key"] = key_name
         if path in CHAT_PATHS and scope["method"] == "POST":
             metrics = self.metrics
             if metrics.in_flight >= self.settings.max_concurrency:

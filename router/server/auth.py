@@ -27,8 +27,9 @@ def is_loopback(host: str) -> bool:
 class KeyCheck:
     """``allows(authorization_header)``; ``open`` means no key is required (loopback only)."""
 
-    def __init__(self, keys: Sequence[bytes]) -> None:
+    def __init__(self, keys: Sequence[bytes], names: Sequence[str] = ()) -> None:
         self._keys = tuple(keys)
+        self._names = tuple(names) or tuple(f"key{i}" for i in range(len(self._keys)))
         self.open = not self._keys
 
     @classmethod
@@ -36,29 +37,34 @@ class KeyCheck:
                  environ: Mapping[str, str] | None = None) -> KeyCheck:
         env = os.environ if environ is None else environ
         keys: list[bytes] = []
+        used: list[str] = []
         for name in names:
             value = env.get(name, "").strip()
             if not value:
                 raise ConfigError(f"server.api_key_envs names {name}, which is not set or empty", path=source)
             keys.append(value.encode())
+            used.append(name)
         if not keys and not is_loopback(host):
             raise ConfigError(
                 f"no API keys configured (server.api_key_envs): refusing to serve on {host} without keys; "
                 "name the variables holding the keys, or listen on 127.0.0.1",
                 path=source,
             )
-        return cls(keys)
+        return cls(keys, used)
+
+    def which(self, authorization: bytes | None) -> str | None:
+        """The name of the variable whose key was sent (never the key): the scope of that caller's budget."""
+        if not authorization or authorization[:7].lower() != b"bearer ":
+            return None
+        given = authorization[7:].strip()
+        found = None
+        for name, key in zip(self._names, self._keys, strict=True):  # every key compared: time says nothing
+            if hmac.compare_digest(given, key):
+                found = name
+        return found
 
     def allows(self, authorization: bytes | None) -> bool:
-        if self.open:
-            return True
-        if not authorization or authorization[:7].lower() != b"bearer ":
-            return False
-        given = authorization[7:].strip()
-        ok = False
-        for key in self._keys:  # compare with every key: the time taken says nothing about which one matched
-            ok |= hmac.compare_digest(given, key)
-        return ok
+        return self.open or self.which(authorization) is not None
 
 
 __all__ = ["KeyCheck", "is_loopback"]

@@ -91,11 +91,21 @@ class ChatEndpoint:
             fail = self._fail(failure(exc.status, str(exc), code=exc.code, param=exc.param))
             await respond_failure(send, fail)
             return fail.status
+        budget = self._budget(scope)
+        try:
+            if budget is not None:
+                await budget.check()
+        except Exception as exc:
+            fail = self._fail(from_exception(exc))
+            await respond_failure(send, fail)
+            return fail.status
         if request.stream:
-            return await self._stream(request, receive, send, started)
+            return await self._stream(request, receive, send, started, budget)
         try:
             async with asyncio.timeout(self.settings.request_timeout_s):
                 answer = await self._answer(request)
+            if budget is not None:
+                await budget.charge(answer.cost or 0.0)
         except Exception as exc:
             fail = self._fail(from_exception(exc))
             if fail.code == "internal_error":
@@ -107,6 +117,17 @@ class ChatEndpoint:
         body = completion_body(answer, id=completion_id(), created=int(time.time()), overhead_ms=overhead_ms)
         await respond(send, 200, dumps(body), answer_headers(answer, overhead_ms))
         return 200
+
+    def _budget(self, scope: Scope) -> Any:
+        """The caller's daily USD budget (``server.budget_usd_per_day_per_key``), scoped by its key's variable name."""
+        limit = self.settings.budget_usd_per_day_per_key
+        name = scope.get("router.key")
+        state = getattr(self.router, "state", None)
+        if limit is None or name is None or state is None:
+            return None
+        from router.state.limits import Budget
+
+        return Budget(state, f"key:{name}", limit)
 
     def _parse(self, raw: bytes) -> ChatCompletionRequest:
         try:
@@ -144,10 +165,12 @@ class ChatEndpoint:
 
     # -- streaming ---------------------------------------------------------------------------------
 
-    async def _stream(self, request: ChatCompletionRequest, receive: Receive, send: Send, started: float) -> int:
+    async def _stream(self, request: ChatCompletionRequest, receive: Receive, send: Send, started: float,
+                      budget: Any = None) -> int:
         task = asyncio.current_task()
         gone = asyncio.Event()
         stream = _Stream(self, request, send, started)
+        stream.budget = budget
 
         async def watch() -> None:
             while (await receive())["type"] != "http.disconnect":
@@ -184,6 +207,7 @@ class _Stream:
         self.provider = ""
         self.model = ""
         self.calls = 0
+        self.budget: Any = None
 
     async def _open(self, first: bytes) -> None:
         headers = list(SSE_HEADERS)
@@ -236,6 +260,8 @@ class _Stream:
                         return await self._error(failure(502, f"the answer broke after it started: {event.reason}",
                                                          code="stream_broken", type="upstream_error"))
                     elif kind == "done":
+                        if self.budget is not None:
+                            await self.budget.charge(event.answer.cost or 0.0)
                         return await self._finish(event.answer)
         except Exception as exc:
             fail = from_exception(exc)
