@@ -17,6 +17,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from router import fastjson
 from router.types import Answer, RequestOptions
 
 MODES = ("auto", "cot", "few_shot", "react", "tot")
@@ -234,7 +235,7 @@ def completion_body(answer: Answer, *, id: str, created: int, overhead_ms: float
 
 
 def dumps(value: Any) -> bytes:
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode()
+    return fastjson.dumps(value)
 
 
 @dataclass
