@@ -25,7 +25,7 @@ from router.server.http_errors import from_exception
 from router.server.metrics import Metrics
 from router.server.protocol import HeadHoldingTransport
 from router.server.wire import WireError, parse_request, request_options
-from router.types import Attempt
+from router.types import Attempt, RequestOptions
 
 BASE = "default: m\nproviders:\n  m:\n    client: mock\n    models: [{id: mock-model}]\n"
 
@@ -107,6 +107,21 @@ def test_request_fields_become_typed_options() -> None:
     options = request_options(request)
     assert (options.temperature, options.max_tokens, options.stop) == (0.3, 50, ("END",))
     assert options.extra_body == {"presence_penalty": 0.5}
+
+
+@pytest.mark.parametrize("extra", [{}, {"stream": True, "stream_options": {"include_usage": True}}, {"n": 1},
+                                   {"store": True, "metadata": {"k": "v"}}, {"mode": "cot"}])
+def test_a_request_without_tuning_has_default_options(extra: dict[str, object]) -> None:
+    request = parse_request({"model": "auto", "messages": [{"role": "user", "content": "hi"}], **extra}, max_messages=10)
+    assert request_options(request) == RequestOptions()
+
+
+@pytest.mark.parametrize("field", ["temperature", "top_p", "seed", "user", "presence_penalty", "tool_choice"])
+def test_any_tuning_field_reaches_the_options(field: str) -> None:
+    value = {"temperature": 0.5, "top_p": 0.5, "seed": 7, "user": "u", "presence_penalty": 0.1, "tool_choice": "none"}[field]
+    request = parse_request({"model": "auto", "messages": [{"role": "user", "content": "hi"}], field: value},
+                            max_messages=10)
+    assert request_options(request) != RequestOptions()
 
 
 @pytest.mark.parametrize(

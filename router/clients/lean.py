@@ -4,8 +4,8 @@ Through the openai SDK a request costs about 1.5 ms of CPU before and after the
 network (pydantic-typed request transforms, httpx request and URL objects over the
 aiohttp transport, header merging, a response wrapper): more than the rest of the
 router and its server together (bench/server_overhead.py). The wire format is plain
-JSON, so this module builds the body with ``json.dumps``, posts it on a keep-alive
-connection (aiohttp sets TCP_NODELAY) and reads the reply with ``json.loads``;
+JSON, so this module builds the body with ``router.fastjson`` (orjson when installed), posts it on a keep-alive
+connection (aiohttp sets TCP_NODELAY) and reads the reply with it;
 streams are server-sent events parsed by hand and fed to the same
 ``StreamAssembler`` as before.
 
@@ -20,12 +20,12 @@ default when aiohttp is installed) and keeps the SDK one as ``transport="sdk"``.
 
 from __future__ import annotations
 
-import json
 import urllib.request
 from collections.abc import AsyncIterator
 from typing import Any
 from urllib.parse import urlsplit
 
+from router import fastjson
 from router.clients.sdk_errors import clip, error_detail, key_problem, message_of, status_error
 from router.errors import (
     AuthenticationError,
@@ -62,7 +62,7 @@ class HTTPStatusFailure(Exception):
         text = raw.decode("utf-8", errors="replace").strip()
         body: Any = text
         try:
-            body = json.loads(text)
+            body = fastjson.loads(text)
         except ValueError:
             pass
         self.message = f"Error code: {status} - {body}" if text else f"Error code: {status}"
@@ -144,7 +144,7 @@ class LeanChat:
     async def send(self, request: dict[str, Any]) -> Any:
         if self._key_problem is not None:
             raise IllegalKey(self._key_problem)
-        data = json.dumps(request, ensure_ascii=False, separators=(",", ":")).encode()
+        data = fastjson.dumps(request)
         streamed = bool(request.get("stream"))
         if self.engine == "http1":
             response = await self._pool.post(self._stream_head if streamed else self._head, data)
@@ -153,7 +153,7 @@ class LeanChat:
             raw = await response.read()
             if response.status >= 300:
                 raise HTTPStatusFailure(response.status, raw, response.headers)
-            return json.loads(raw)
+            return fastjson.loads(raw)
         if streamed:
             headers = {**self._headers, "Accept": "text/event-stream"}
             return self._stream(await self._session.post(self.url, data=data, headers=headers))
@@ -161,7 +161,7 @@ class LeanChat:
             raw = await aio_response.read()
             if aio_response.status >= 300:
                 raise HTTPStatusFailure(aio_response.status, raw, aio_response.headers)
-        return json.loads(raw)
+        return fastjson.loads(raw)
 
     async def _stream(self, response: Any) -> AsyncIterator[Any]:
         """Chunks of a streamed reply (an ``http1.Response`` or an aiohttp one)."""
@@ -247,7 +247,7 @@ class SSEParser:
         if text.startswith(b"[DONE]"):
             self.done = True
             return
-        chunk = json.loads(text)
+        chunk = fastjson.loads(text)
         if name is None or name.startswith((b"response.", b"transcript.")):
             if isinstance(chunk, dict) and chunk.get("error"):
                 raise StreamErrorEvent(chunk["error"])

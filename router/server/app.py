@@ -14,7 +14,6 @@ because every microsecond there is added to every call. Three ways to answer:
 from __future__ import annotations
 
 import inspect
-import json
 import logging
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Mapping, MutableMapping, Sequence
@@ -22,6 +21,7 @@ from contextlib import asynccontextmanager
 from typing import Any, Protocol
 from urllib.parse import quote
 
+from router import fastjson
 from router.config import RouterConfig, ServerSettings
 from router.server.auth import KeyCheck
 from router.server.http_errors import HTTPFailure, failure
@@ -80,7 +80,7 @@ async def respond_failure(send: Send, fail: HTTPFailure) -> None:
 
 
 def _dumps(value: Any) -> bytes:
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode()
+    return fastjson.dumps(value)
 
 
 def header_value(text: str) -> bytes:

@@ -10,12 +10,12 @@ client never mistakes a truncated answer for a complete one.
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 import time
 from collections.abc import AsyncIterator
 from typing import Any
 
+from router import fastjson
 from router.config import ServerSettings
 from router.loop.chain import validate_messages
 from router.server.app import (
@@ -131,7 +131,7 @@ class ChatEndpoint:
 
     def _parse(self, raw: bytes) -> ChatCompletionRequest:
         try:
-            data = json.loads(raw)
+            data = fastjson.loads(raw)
         except (ValueError, UnicodeDecodeError) as exc:
             raise WireError(400, f"the request body is not valid JSON ({exc})", code="invalid_json") from None
         request = parse_request(data, max_messages=self.settings.max_messages)

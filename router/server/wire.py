@@ -17,7 +17,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from router.types import Answer, RequestOptions
+from router import fastjson
+from router.types import NO_OPTIONS, Answer, RequestOptions
 
 MODES = ("auto", "cot", "few_shot", "react", "tot")
 FINISH_REASONS = frozenset({"stop", "length", "tool_calls", "content_filter", "function_call"})
@@ -128,8 +129,14 @@ def parse_request(data: Any, *, max_messages: int) -> ChatCompletionRequest:
     return request
 
 
+# Request fields that never reach RequestOptions: a request that sets nothing else gets the shared NO_OPTIONS.
+_NOT_OPTIONS = frozenset({"messages", "model", "stream", "stream_options", "tools", "mode", "n", *IGNORED})
+
+
 def request_options(request: ChatCompletionRequest) -> RequestOptions:
     fields = request.model_fields_set
+    if fields <= _NOT_OPTIONS:  # the usual request: messages and a model (a frozen, shared instance)
+        return NO_OPTIONS
     extra = {name: getattr(request, name) for name in FORWARDED if name in fields and getattr(request, name) is not None}
     stop = request.stop
     return RequestOptions(
@@ -234,7 +241,7 @@ def completion_body(answer: Answer, *, id: str, created: int, overhead_ms: float
 
 
 def dumps(value: Any) -> bytes:
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode()
+    return fastjson.dumps(value)
 
 
 @dataclass
