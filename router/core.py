@@ -26,7 +26,7 @@ from router.errors import UsageError
 from router.loop.chain import validate_messages
 from router.routing import plan as planning
 from router.routing.auto import LatencyBook, choose
-from router.routing.names import Route, resolve_provider, route_model
+from router.routing.names import Route, resolve_provider, resolve_target, route_model
 from router.types import Answer, DoneEvent, Event, ModeEvent, NoticeEvent, RequestOptions, RouteEvent
 
 if TYPE_CHECKING:
@@ -93,24 +93,13 @@ class Router:
             entries = [(p, m) for p, m in self.config.routing.tier(model) if p in self.config.providers]
             if entries:  # a tier named as the model (the server's `model: strong`): its models in order
                 return Route(entries[0][0], entries[0][1], f"tier {model}", alternatives=tuple(entries[1:]))
-        if provider is None and model is not None and "/" in model:
-            head, _, tail = model.partition("/")
-            try:
-                provider, model = self.resolve_provider(head), tail  # "provider/model", as the server accepts
-            except UsageError:
-                pass  # a model id that contains a slash (litellm style): leave it whole
-        elif provider is None and model is not None and self._is_provider(model):
-            provider, model = self.resolve_provider(model), None  # a provider name or alias in the model field
+        if provider is None and model is not None:
+            target = resolve_target(self.config, model)  # a provider, a model id, or provider/model (the server's field)
+            if target.model is None or target.model.lower() != model.strip().lower():
+                provider, model = target.provider, target.model  # a bare model id stays one: route_model names it so
         if provider is not None:
             provider = self.resolve_provider(provider)
         return route_model(question, self.config, provider=provider, model=model)
-
-    def _is_provider(self, name: str) -> bool:
-        try:
-            self.resolve_provider(name)
-        except UsageError:
-            return False
-        return True
 
     def plan(self, route: Route, *, needs_tools: bool, prompt_tokens: int = 0) -> Plan:
         return planning.plan(self.config, route, needs_tools=needs_tools, injected=self._clients, prompt_tokens=prompt_tokens)
