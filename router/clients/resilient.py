@@ -50,7 +50,7 @@ from router.errors import (
     ToolsUnsupportedError,
 )
 from router.redaction import redact
-from router.types import Attempt, ChatResponse, RequestOptions, StreamEvent, Usage
+from router.types import Attempt, ChatResponse, RequestOptions, StreamEvent
 
 if TYPE_CHECKING:
     from router.clients.base import LLMClient
@@ -270,7 +270,10 @@ class ResilientClient(SyncClient):
         return isinstance(exc, ProviderTimeoutError) and candidate is not self.candidates[-1]
 
     async def _failed(self, candidate: Candidate, exc: ProviderError, started: float, attempts: list[Attempt]) -> bool:
-        """Record a failed try (redacted), count it towards the breaker; False when the breaker is now open."""
+        """Record a failed try (redacted), count it towards the breaker; False when the breaker is now open.
+
+        An error that stops the whole chain (``_stops``) is re-raised here with the record attached.
+        """
         attempts.append(Attempt(candidate.provider, candidate.model, ok=False, error_kind=exc.kind,
                                 error=redact(str(exc)), latency_s=self._clock() - started))  # fmt: skip
         still_closed = True
@@ -282,11 +285,16 @@ class ResilientClient(SyncClient):
                 where = f" in {candidate.key_env}" if candidate.key_env else ""
                 self._say(f"{candidate.provider}: its API key was refused ({status}); "
                           f"{candidate.provider} is skipped until the key{where} changes")  # fmt: skip
+        if self._stops(exc):
+            exc.attempts = tuple(attempts)  # keep the refused try on record
+            raise exc
         return still_closed
 
     async def _succeeded(
-        self, candidate: Candidate, started: float, attempts: list[Attempt], usage: Usage, estimate: int
-    ) -> None:
+        self, candidate: Candidate, started: float, attempts: list[Attempt], response: ChatResponse, estimate: int
+    ) -> ChatResponse:
+        """Record the success (breaker, token bucket, budget); the response with the whole record and who answered."""
+        usage = response.usage
         attempts.append(Attempt(candidate.provider, candidate.model, ok=True, latency_s=self._clock() - started))
         name = f"{candidate.provider}/{candidate.model}"
         if name not in self._clean:  # a breaker with nothing on record needs no reset
@@ -294,6 +302,7 @@ class ResilientClient(SyncClient):
         if self.guards.limiter is not None and usage.total_tokens:
             await self.guards.limiter.settle(candidate.provider, estimated=estimate, actual=usage.total_tokens)
         await self.guards.charge(candidate.provider, candidate.model, usage)
+        return replace(response, attempts=tuple(attempts), provider=candidate.provider, model=response.model or candidate.model)
 
     async def _retry_wait(self, candidate: Candidate, exc: ProviderError, number: int, attempts: list[Attempt]) -> None:
         wait = self.backoff_s(number + 1, exc)
@@ -355,9 +364,6 @@ class ResilientClient(SyncClient):
                 except ProviderError as exc:
                     last_error = exc
                     closed = await self._failed(candidate, exc, started, attempts)
-                    if self._stops(exc):
-                        exc.attempts = tuple(attempts)  # keep the refused try on record
-                        raise
                     if not closed or self._moves_on(exc, candidate) or number == tries - 1:
                         break
                     await self._retry_wait(candidate, exc, number, attempts)
@@ -366,8 +372,7 @@ class ResilientClient(SyncClient):
                     self._config_failed(index, candidate, exc, attempts)
                     last_error = exc
                     break
-                await self._succeeded(candidate, started, attempts, response.usage, estimate)
-                return replace(response, attempts=tuple(attempts), provider=candidate.provider, model=response.model or candidate.model)
+                return await self._succeeded(candidate, started, attempts, response, estimate)
         raise self._give_up(attempts, last_error)
 
     async def astream(
@@ -410,9 +415,6 @@ class ResilientClient(SyncClient):
                 except ProviderError as exc:
                     last_error = exc
                     closed = await self._failed(candidate, exc, started, attempts)
-                    if self._stops(exc):
-                        exc.attempts = tuple(attempts)  # keep the refused try on record
-                        raise
                     if shown:  # text reached the caller: restart the answer, on the next candidate when there is one
                         restart = f"{candidate.provider}/{candidate.model} failed mid-answer ({_reason(attempts[-1])}): restarting the answer"
                     last = candidate is self.candidates[-1]
@@ -426,9 +428,7 @@ class ResilientClient(SyncClient):
                     break
                 for event in held:
                     yield event
-                await self._succeeded(candidate, started, attempts, response.usage, estimate)
-                done = replace(response, attempts=tuple(attempts), provider=candidate.provider, model=response.model or candidate.model)
-                yield StreamEvent("done", response=done)
+                yield StreamEvent("done", response=await self._succeeded(candidate, started, attempts, response, estimate))
                 return
         raise self._give_up(attempts, last_error)
 
