@@ -74,14 +74,7 @@ class _Run:
             self.history = text_react.with_instructions(messages, registry)
         else:
             self.history = list(messages)
-        self.tools = ToolRunner(
-            registry,
-            tool_timeout_s=settings.tool_timeout_s,
-            max_repeats=settings.max_repeats,
-            max_result_chars=settings.max_result_chars,
-            max_calls_per_turn=settings.max_calls_per_turn,
-            emit=emit,
-        )
+        self.tools = ToolRunner(registry, settings=settings, emit=emit)
         self.usage = Usage()
         self.attempts: list[Attempt] = []
         self.requests = 0

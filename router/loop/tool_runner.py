@@ -12,12 +12,15 @@ import json
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from router.errors import ToolArgumentsError
 from router.loop.workers import BackgroundTasks, Pending, TooManyToolThreads, notification
 from router.tools.registry import ToolRegistry, describe_tool_error, result_error, result_to_text
 from router.types import Event, ToolCallEvent, ToolRecord, ToolResultEvent
+
+if TYPE_CHECKING:
+    from router.config import LoopSettings
 
 LoopEvent = Event
 """The loop emits the one UI event union (kept under its old public name)."""
@@ -73,17 +76,11 @@ class ToolRunner:
         self,
         registry: ToolRegistry,
         *,
-        tool_timeout_s: float,
-        max_repeats: int,
-        max_result_chars: int,
+        settings: LoopSettings,
         emit: Callable[[LoopEvent], None],
-        max_calls_per_turn: int = 32,
     ) -> None:
         self.registry = registry
-        self.max_calls_per_turn = max_calls_per_turn
-        self.tool_timeout_s = tool_timeout_s
-        self.max_repeats = max_repeats
-        self.max_result_chars = max_result_chars
+        self.settings = settings
         self.emit = emit
         self.records: list[ToolRecord] = []
         self.background = BackgroundTasks()
@@ -101,8 +98,8 @@ class ToolRunner:
         plans: list[tuple[str, Any]] = []
         for position, call in enumerate(calls):
             self.emit(ToolCallEvent(call.name, call.call_id, call.raw_arguments, step=step))
-            if position >= self.max_calls_per_turn:
-                error = f"too many calls in one turn (limit {self.max_calls_per_turn}); not run"
+            if position >= self.settings.max_calls_per_turn:
+                error = f"too many calls in one turn (limit {self.settings.max_calls_per_turn}); not run"
                 plans.append(("done", (f"Error: {error}. Ask for fewer calls at once.", self._record(call, step, "", error))))
                 continue
             plans.append(self._plan(call, step, len(self.records) + position))
@@ -143,8 +140,8 @@ class ToolRunner:
 
         key = repeat_key(call)
         count = self._repeat_counts[key] = self._repeat_counts.get(key, 0) + 1
-        if count > self.max_repeats:
-            self.repeat_overflow = self.repeat_overflow or count > self.max_repeats + 1
+        if count > self.settings.max_repeats:
+            self.repeat_overflow = self.repeat_overflow or count > self.settings.max_repeats + 1
             return "repeat", key
         if call.error is not None or call.arguments is None:
             error = call.error or "unreadable arguments"
@@ -157,7 +154,7 @@ class ToolRunner:
             kwargs = tool.validate(call.arguments)
         except ToolArgumentsError as exc:
             return failed(f"Error: {exc}. Fix the arguments and call {call.name} again.", str(exc))
-        timeout = min(self.tool_timeout_s, tool.timeout_s or self.tool_timeout_s)
+        timeout = min(self.settings.tool_timeout_s, tool.timeout_s or self.settings.tool_timeout_s)
         # an async tool is awaited on this loop (cancellable at its timeout); a sync one gets a worker thread
         is_async = tool.is_async and tool.afn is not None
         work = functools.partial(tool.afn if is_async else tool.fn, **kwargs)
@@ -187,7 +184,7 @@ class ToolRunner:
             return f"Error: tool {call.name} failed: {error}", self._record(call, step, "", error, pending.duration_s)
         text = result_to_text(pending.value)
         record = self._record(call, step, text, result_error(pending.value), pending.duration_s)
-        return truncate(text, self.max_result_chars), record
+        return truncate(text, self.settings.max_result_chars), record
 
     # --- background tasks -------------------------------------------------------------------
 
@@ -215,7 +212,7 @@ class ToolRunner:
                 tool=task.tool, arguments=task.arguments, result=text, error=error, duration_s=pending.duration_s,
                 call_id=task.call_id, raw_arguments=task.raw_arguments, step=task.step,
             )  # fmt: skip
-            shown = truncate(text, self.max_result_chars) if text else f"Error: {error}"
+            shown = truncate(text, self.settings.max_result_chars) if text else f"Error: {error}"
             self.emit(ToolResultEvent(task.tool, task.call_id, shown, error, pending.duration_s, step=task.step, background=True))
             blocks.append(notification(task.task_id, task.tool, status, shown))
         return "\n\n".join(blocks) if blocks else None
