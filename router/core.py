@@ -27,6 +27,7 @@ from router.loop.chain import validate_messages
 from router.routing import plan as planning
 from router.routing.auto import LatencyBook, choose
 from router.routing.names import Route, resolve_provider, resolve_target, route_model
+from router.telemetry import traced
 from router.types import Answer, DoneEvent, Event, ModeEvent, NoticeEvent, RequestOptions, RouteEvent
 
 if TYPE_CHECKING:
@@ -45,6 +46,7 @@ class Router:
         *,
         registry: Any = None,
         sleep: Callable[[float], Any] | None = None,
+        telemetry: Any = None,
     ) -> None:
         from router.config import RouterConfig
         from router.loop.run import ProtocolMemory
@@ -73,6 +75,9 @@ class Router:
         from router.clients.guards import guards_from_config
 
         self._guards = guards_from_config(config, self.state)
+        from router.telemetry import from_environment
+
+        self._telemetry = telemetry if telemetry is not None else from_environment()  # None: tracing off, no cost
 
     @classmethod
     def from_yaml(cls, path: str | os.PathLike[str] | None = None, **kwargs: Any) -> Router:
@@ -127,9 +132,15 @@ class Router:
 
     def _chain(self, plan: Plan, on_event: EventSink | None) -> ResilientClient:
         def client(provider: str, model: str) -> LLMClient:
+            built: LLMClient
             if provider in self._clients:
-                return self._clients[provider]
-            return LazyClient(lambda: self.client_for(provider, model), provider, model)
+                built = self._clients[provider]
+            else:
+                built = LazyClient(lambda: self.client_for(provider, model), provider, model)
+            if self._telemetry is None:
+                return built
+            settings = self.config.providers.get(provider)
+            return self._telemetry.instrument(built, base_url=settings.base_url if settings else None)
 
         candidates = [
             Candidate(c.provider, c.model_id, client(c.provider, c.model_id), c.settings.max_retries,
@@ -149,6 +160,8 @@ class Router:
         for client in built:
             await client.aclose()
         await self.state.aclose()
+        if self._telemetry is not None:
+            await self._telemetry.aclose()
 
     def close(self) -> None:
         from router.aio import run_sync
@@ -169,6 +182,7 @@ class Router:
 
     # -- asking --------------------------------------------------------------------------
 
+    @traced("ask")
     async def aask(
         self,
         question: str,
@@ -266,6 +280,7 @@ class Router:
 
     # -- direct completions (the gateway) ---------------------------------------------------
 
+    @traced("chat")
     async def achat(
         self,
         messages: list[dict[str, Any]],
