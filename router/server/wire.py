@@ -18,6 +18,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from router import fastjson
+from router.server.dialects.base import WireError, split_question
 from router.types import NO_OPTIONS, Answer, RequestOptions
 
 MODES = ("auto", "cot", "few_shot", "react", "tot")
@@ -89,16 +90,6 @@ class ChatCompletionRequest(BaseModel):
     moderation: Any = None
 
 
-class WireError(Exception):
-    """A request the server refuses before the router sees it (always a 4xx)."""
-
-    def __init__(self, status: int, message: str, *, code: str, param: str | None = None) -> None:
-        super().__init__(message)
-        self.status = status
-        self.code = code
-        self.param = param
-
-
 def _where(loc: tuple[Any, ...]) -> str:
     return "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in loc).lstrip(".")
 
@@ -151,21 +142,6 @@ def request_options(request: ChatCompletionRequest) -> RequestOptions:
         user=request.user,
         extra_body=extra,
     )
-
-
-def split_question(messages: list[dict[str, Any]]) -> tuple[str, list[dict[str, Any]]]:
-    """The question (the last message, a user's) and the history before it, for ``aask``."""
-    last = messages[-1]
-    if last.get("role") != "user":
-        raise WireError(400, f"messages[{len(messages) - 1}]: with 'mode' the last message must be the user's question",
-                        code="invalid_messages", param="messages")
-    content = last.get("content")
-    if isinstance(content, list):
-        content = "\n".join(p.get("text", "") for p in content if isinstance(p, dict) and p.get("type") == "text")
-    if not isinstance(content, str) or not content.strip():
-        raise WireError(400, f"messages[{len(messages) - 1}].content: the question is empty",
-                        code="invalid_messages", param="messages")
-    return content, messages[:-1]
 
 
 # --- responses -----------------------------------------------------------------------------
