@@ -363,6 +363,11 @@ class Router:
                     out.append((name, model.id))
         return out
 
+    def observed_latency(self, provider: str, model: str) -> float | None:
+        """Seconds per answer seen from provider/model in this process (weighted to recent), ``None`` before any."""
+        seconds = self._latency.get(provider, model)
+        return None if seconds == float("inf") else seconds
+
     def models(self) -> list[tuple[str, str]]:
         """(id, owned_by) for /v1/models: ``auto``, the tiers, then every provider/model."""
         out = [("auto", "router"), *((tier, "router") for tier in self.config.routing.tiers)]

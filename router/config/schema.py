@@ -345,6 +345,10 @@ class RoutingSettings(_Strict):
         """The (provider, model id) pairs of a tier, in order; empty when the tier is not defined."""
         return [(p, m) for p, _, m in (entry.partition("/") for entry in self.tiers.get(name, []))]
 
+    def tier_of(self, provider: str, model: str) -> str | None:
+        """The first tier listing provider/model (for reports: the status page, traces); ``None`` outside every tier."""
+        return next((name for name in self.tiers if (provider, model) in self.tier(name)), None)
+
 class ServerSettings(_Strict):
     """``python -m router serve``: who may call it and how much it takes on.
 
@@ -361,8 +365,12 @@ class ServerSettings(_Strict):
     retry_after_s: int = Field(default=1, ge=1, le=3600)
     budget_usd_per_day_per_key: float | None = Field(default=None, gt=0, le=1e6, allow_inf_nan=False)
     """Each accepted key's own spend limit per UTC day (scoped by the key's variable name); over it: 429."""
+    status_key_envs: list[str] = Field(default_factory=list)
+    """Extra keys (by variable name) that may read ``/status.json`` but not call the API: an operator's view."""
+    status_decisions: int = Field(default=100, ge=1, le=1000)
+    """How many recent decisions the status page keeps (per worker process)."""
 
-    @field_validator("api_key_envs")
+    @field_validator("api_key_envs", "status_key_envs")
     @classmethod
     def _check_env_names(cls, value: list[str]) -> list[str]:
         for name in value:

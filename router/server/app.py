@@ -54,7 +54,7 @@ def create_app(router: Engine, settings: ServerSettings | None = None, *, keys: 
         logger.warning("no API keys configured (server.api_key_envs): every caller is accepted")
     if open_circuits is None:
         open_circuits = getattr(router, "open_circuits", None)
-    metrics = Metrics(open_circuits)
+    metrics = Metrics(open_circuits, decisions=settings.status_decisions)
     dialects = _dialects.load(settings)
     pipelines = {path: pipeline for pipeline in (Pipeline(router, settings, metrics, d) for d in dialects)
                  for path in pipeline.dialect.paths}
@@ -96,8 +96,13 @@ def create_app(router: Engine, settings: ServerSettings | None = None, *, keys: 
         finally:
             await router.aclose()
 
+    from router.server.status.endpoint import status_routes
+
+    status_keys = (KeyCheck.from_env(settings.status_key_envs, host="127.0.0.1", source=router.config.source)
+                   if settings.status_key_envs else None)
     routes = [
         *(Route(path, pipeline, methods=["POST"]) for path, pipeline in pipelines.items()),
+        *status_routes(router, metrics, metrics.decisions, settings, keys, status_keys),
         Route("/v1/models", models, methods=["GET"]),
         Route("/models", models, methods=["GET"]),
         Route("/healthz", healthz, methods=["GET"]),

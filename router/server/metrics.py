@@ -74,8 +74,13 @@ class Histogram:
 class Metrics:
     """The server's numbers; ``open_circuits`` is asked at scrape time (the breakers live in the core)."""
 
-    def __init__(self, open_circuits: Callable[[], Iterable[tuple[str, str]]] | None = None) -> None:
+    def __init__(self, open_circuits: Callable[[], Iterable[tuple[str, str]]] | None = None, *,
+                 decisions: int = 100) -> None:
+        from router.server.status.decisions import DecisionLog
+
         self.open_circuits = open_circuits
+        self.decisions = DecisionLog(decisions)
+        """The last requests' decisions, for the status page (bounded ring, names only)."""
         self.requests = Counter("router_requests_total", "HTTP requests by endpoint and status")
         self.errors = Counter("router_errors_total", "error responses and error events by endpoint and error code")
         self.rejected = Counter("router_rejected_total", "requests refused by the concurrency limit")

@@ -41,11 +41,12 @@ from router.server.auth import KeyCheck
 from router.server.dialects.base import Call, Dialect, ReplyMeta, WireError
 from router.server.http_errors import HTTPFailure, failure, from_exception
 from router.server.metrics import Metrics
+from router.server.status.decisions import decision_of
 from router.types import Answer, Event
 
 logger = logging.getLogger("router.server")
 
-OPEN_PATHS = frozenset({"/healthz"})
+OPEN_PATHS = frozenset({"/healthz", "/status", "/status.json"})  # status.json checks API and status keys itself
 
 
 class ScopeHeaders(Mapping[str, str]):
@@ -89,15 +90,17 @@ class Pipeline:
 
     # -- the steps shared by JSON and streamed replies ----------------------------------------------
 
-    def count_failure(self, fail: HTTPFailure) -> HTTPFailure:
+    def count_failure(self, fail: HTTPFailure, call: Call | None = None) -> HTTPFailure:
         self.metrics.errors.inc((*self.labels, ("code", fail.code)))
+        self.metrics.decisions.add(decision_of(None, dialect=self.dialect.name, status=fail.status, outcome=fail.code,
+                                               model=(call.model or "") if call is not None else ""))
         if fail.status >= 500:
             logger.warning("%s failed: %s %s: %s", self.dialect.endpoint, fail.status, fail.code, fail.message)
         return fail
 
     async def reply_failure(self, send: Send, fail: HTTPFailure, call: Call | None = None) -> int:
         """A failure before any reply byte: a real status code, in the dialect's error shape."""
-        self.count_failure(fail)
+        self.count_failure(fail, call)
         status, body = self.dialect.error(fail)
         headers = fail.headers()
         if call is not None and call.reply_headers:
@@ -143,6 +146,8 @@ class Pipeline:
 
     def record(self, answer: Answer, overhead_ms: float) -> None:
         metrics = self.metrics
+        metrics.decisions.add(decision_of(answer, dialect=self.dialect.name, status=200,
+                                          tier=self.router.config.routing.tier_of(answer.provider, answer.model) or ""))
         metrics.overhead.observe(overhead_ms / 1000, self.labels)
         fell_back = any(not a.ok and a.error_kind not in ("no_key", "not_installed") for a in answer.attempts)
         metrics.record_answer(answer.provider, answer.model, answer.usage.prompt_tokens, answer.usage.completion_tokens,

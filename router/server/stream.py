@@ -89,7 +89,7 @@ class StreamReply:
         self.ended = True
         if not self.opened:
             return await self.pipeline.reply_failure(self.send, fail, self.call)
-        self.pipeline.count_failure(fail)
+        self.pipeline.count_failure(fail, self.call)
         await self.send({"type": "http.response.body", "body": self.writer.error(fail), "more_body": False})
         return 200
 

@@ -17,7 +17,6 @@ from collections.abc import Awaitable, Callable, Mapping
 from typing import TYPE_CHECKING, Any, TypeVar
 
 if TYPE_CHECKING:
-    from router.config import RouterConfig
     from router.telemetry.otel import Telemetry
     from router.types import Answer
 
@@ -65,14 +64,6 @@ def from_environment(environ: Mapping[str, str] = os.environ) -> Telemetry | Non
     return Telemetry.from_environment(capture_content=capture_content(environ))
 
 
-def tier_of(config: RouterConfig, provider: str, model: str) -> str | None:
-    """The routing tier (provider, model) belongs to, for the span; ``None`` outside every tier."""
-    for name in config.routing.tiers:
-        if (provider, model) in config.routing.tier(name):
-            return name
-    return None
-
-
 def task_of(question: str | None) -> str | None:
     """The question's kind of work, from the one understanding modes and routing read."""
     if not question:
@@ -105,7 +96,7 @@ def traced(operation: str) -> Callable[[AnswerMethod], AnswerMethod]:
             with telemetry.request(operation=operation, requested_model=kwargs.get("model") or kwargs.get("provider"),
                                    mode=kwargs.get("mode"), question=question) as span:
                 answer: Answer = await method(self, *args, **kwargs)
-                telemetry.finish(span, answer, tier=tier_of(self.config, answer.provider, answer.model),
+                telemetry.finish(span, answer, tier=self.config.routing.tier_of(answer.provider, answer.model),
                                  task=task_of(question))
                 return answer
 
@@ -114,4 +105,4 @@ def traced(operation: str) -> Callable[[AnswerMethod], AnswerMethod]:
     return wrap
 
 
-__all__ = ["CONTENT_VARIABLE", "capture_content", "configured", "from_environment", "task_of", "tier_of", "traced"]
+__all__ = ["CONTENT_VARIABLE", "capture_content", "configured", "from_environment", "task_of", "traced"]
