@@ -5,30 +5,26 @@ tool calls, warnings) goes to stderr, so ``python -m router "q" > answer.txt``
 keeps only the answer. Errors are one line on stderr; exit 2 for usage/config
 problems, 1 for provider failures; a traceback only with ``--verbose``.
 
-With no question the REPL starts. On a terminal it has line editing and a
-history (``readline``, imported only then; history in
-``$XDG_STATE_HOME/router/history`` or ``~/.router_history``, at most
-``HISTORY_LENGTH`` lines). Ctrl-C cancels the line being typed or the answer
-being produced and keeps the session; Ctrl-D, ``exit`` or ``quit`` end it. An
-empty question given as an argument (``python -m router ""``) is a usage error,
-never a REPL that would block a script on stdin.
+With no question the REPL starts (``router.cli.repl``). An empty question given
+as an argument (``python -m router ""``) is a usage error, never a REPL that
+would block a script on stdin, and a question that is exactly a subcommand word
+is a usage error too (``router --json models`` must not bill a model). The
+answer streams by default, so a slow small model shows progress; ``--json``
+and ``--no-stream`` print it whole.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
 import traceback
-from pathlib import Path
 from typing import Any, NoReturn, TextIO
 
 from router.errors import ConfigError, ProviderError, RouterError, UsageError
 
 EXIT_OK, EXIT_PROVIDER, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
 MODES = ("cot", "few_shot", "react", "tot")
-HISTORY_LENGTH = 1000
 
 
 class _ArgumentsError(Exception):
@@ -36,19 +32,34 @@ class _ArgumentsError(Exception):
 
 
 class _Parser(argparse.ArgumentParser):
+    out: TextIO | None = None
+    """Where --help goes (the caller's stdout, not necessarily sys.stdout)."""
+
     def error(self, message: str) -> NoReturn:
         raise _ArgumentsError(f"router: error: {message} (see --help)")
 
+    def print_help(self, file: TextIO | None = None) -> None:
+        super().print_help(file or self.out)
 
-def build_parser() -> argparse.ArgumentParser:
-    parser = _Parser(prog="router", description="Ask a question; router picks the provider, model and answering mode.")
+
+def build_parser() -> _Parser:
+    from router.cli.commands import epilog
+
+    parser = _Parser(
+        prog="router",
+        description="Ask a question; router picks the provider, model and answering mode.",
+        epilog=epilog(),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("--version", action="store_true", help="print the version and exit")
     parser.add_argument("question", nargs="*", help="the question (none: interactive REPL)")
     parser.add_argument("--provider", help="provider name from providers.yaml (overrides routing)")
     parser.add_argument("--model", help="model id (overrides the provider's default)")
     parser.add_argument("--mode", choices=MODES, help="answering mode (default: chosen automatically)")
     parser.add_argument("--config", help="path to providers.yaml (default: $ROUTER_CONFIG, ./providers.yaml, packaged)")
     parser.add_argument("--json", action="store_true", help="print the whole Answer as JSON")
-    parser.add_argument("--stream", action="store_true", help="print the answer as it is generated")
+    parser.add_argument("--stream", action=argparse.BooleanOptionalAction, default=None,
+                        help="print the answer as it is generated (default: on, except with --json)")
     parser.add_argument("--verbose", "-v", action="store_true", help="show the message chain and tracebacks")
     parser.add_argument("--max-steps", type=_positive_int, help="bound on tool-calling rounds")
     return parser
@@ -148,115 +159,6 @@ def _announce_fallback(answer: Any, err: TextIO) -> None:
         err.write(f"[route] answered by {answer.provider}/{answer.model} after {len(failed)} failed attempt(s) ({kinds})\n")
 
 
-def history_file() -> Path:
-    """Where the REPL keeps its line history: $XDG_STATE_HOME/router/history, else ~/.router_history."""
-    state = os.environ.get("XDG_STATE_HOME")
-    if state:
-        return Path(state) / "router" / "history"
-    return Path.home() / ".router_history"
-
-
-class _LineReader:
-    """Reads REPL lines: ``input()`` with readline on a terminal, plain ``readline()`` otherwise."""
-
-    def __init__(self, stdin: TextIO, err: TextIO) -> None:
-        self.stdin, self.err = stdin, err
-        self.readline: Any = None
-        if stdin is sys.stdin and stdin.isatty():
-            try:
-                import readline  # only for a person at a terminal: arrow keys, history
-            except ImportError:  # Windows without pyreadline: still a working REPL
-                readline = None
-            self.readline = readline
-        if self.readline is not None:
-            self.readline.set_history_length(HISTORY_LENGTH)
-            try:
-                self.readline.read_history_file(history_file())
-            except (OSError, ValueError):
-                pass
-
-    def read(self, prompt: str) -> str | None:
-        """A line without its newline, or None at end of input. Ctrl-C raises KeyboardInterrupt."""
-        if self.readline is not None:
-            try:
-                return input(prompt)
-            except EOFError:
-                return None
-        self.err.write(prompt)
-        self.err.flush()
-        line = self.stdin.readline()
-        return line.rstrip("\n") if line else None
-
-    def close(self) -> None:
-        if self.readline is None:
-            return
-        path = history_file()
-        try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            self.readline.write_history_file(path)
-        except OSError:
-            pass  # a read-only home must not turn leaving the REPL into an error
-
-
-def _context_window(router: Any, args: argparse.Namespace, last: Any) -> int | None:
-    """The smallest known context window among the models that may answer next."""
-    windows = []
-    config = router.config
-    for provider, model in ((args.provider or config.default, args.model), (getattr(last, "provider", None), getattr(last, "model", None))):
-        if provider and provider in config.providers:
-            window = config.providers[provider].model(model).context_window
-            if window:
-                windows.append(window)
-    return min(windows) if windows else None
-
-
-def _repl(router: Any, args: argparse.Namespace, printer: Printer, out: TextIO, err: TextIO, stdin: TextIO) -> int:
-    from router.conversation import SUMMARY_PROMPT, Conversation
-
-    def summarise(messages: list[dict[str, Any]]) -> str:
-        transcript = "\n".join(f"{m['role']}: {m['content']}" for m in messages)
-        return router.ask(f"{SUMMARY_PROMPT}\n\n{transcript}", mode="cot", provider=args.provider, model=args.model).text
-
-    memory = Conversation(summariser=summarise)
-    reader = _LineReader(stdin, err)
-    err.write("router REPL: type a question; 'exit', 'quit' or Ctrl-D to leave; Ctrl-C cancels.\n")
-    last: Any = None
-    try:
-        while True:
-            try:
-                line = reader.read("you> ")
-            except KeyboardInterrupt:  # Ctrl-C at the prompt: drop the line, keep the session
-                err.write("^C\n")
-                continue
-            if line is None:
-                err.write("\n")
-                return EXIT_OK
-            question = line.strip()
-            if not question:
-                continue
-            if question.lower() in ("exit", "quit", ":q"):
-                return EXIT_OK
-            printer.streamed = False
-            try:
-                history = memory.history(question=question, context_window=_context_window(router, args, last))
-                answer = _ask(router, question, args, printer, history)
-            except KeyboardInterrupt:
-                err.write("\n[cancelled] the answer was interrupted; ask again or Ctrl-D to leave\n")
-                continue
-            except RouterError as exc:
-                code = _report(exc, args, err, out)
-                if code == EXIT_USAGE and isinstance(exc, ConfigError):
-                    return code
-                continue
-            if not args.json:
-                _announce_fallback(answer, err)
-            _print_answer(answer, args, printer, out, err)
-            memory.add(question, answer.text)
-            last = answer
-    finally:
-        reader.close()
-
-
 def _show_config(router: Any, args: argparse.Namespace, err: TextIO) -> None:
     """Which providers.yaml and .env are in use: always with --verbose, else when picked up from the directory."""
     config = getattr(router, "config", None)
@@ -308,24 +210,39 @@ def error_object(exc: BaseException, message: str, code: int) -> dict[str, Any]:
     }
 
 
-def main(argv: list[str] | None = None, *, stdin: TextIO | None = None, stdout: TextIO | None = None, stderr: TextIO | None = None) -> int:
-    out, err, inp = stdout or sys.stdout, stderr or sys.stderr, stdin or sys.stdin
-    argv = sys.argv[1:] if argv is None else argv
-    if argv[:1] == ["serve"]:  # the server has its own options; the question parser never sees them
-        from router.server.cli import main as serve
+def version() -> str:
+    from router import __version__
 
-        return serve(argv[1:], stderr=err)
+    return f"router {__version__} (Python {sys.version.split()[0]})"
+
+
+def main(argv: list[str], *, stdin: TextIO, stdout: TextIO, stderr: TextIO) -> int:
+    """The question path: one answer, or the REPL when there is no question."""
+    out, err, inp = stdout, stderr, stdin
+    parser = build_parser()
+    parser.out = out
     try:
-        args = build_parser().parse_args(argv)
+        args = parser.parse_args(argv)
     except _ArgumentsError as exc:
         err.write(f"{exc}\n")
         return EXIT_USAGE
     except SystemExit as exc:  # --help: already printed
         return int(exc.code or 0)
+    if args.version:
+        out.write(version() + "\n")
+        return EXIT_OK
     question = " ".join(args.question).strip()
     if args.question and not question:
         err.write("router: error: the question is empty (give a question, or no argument for the interactive REPL)\n")
         return EXIT_USAGE
+    from router.cli.commands import is_subcommand_word
+
+    if is_subcommand_word(question):
+        err.write(f"router: error: '{question}' is a command, not a question: put it first (`python -m router "
+                  f"{question.lower()}`), or ask a longer question\n")
+        return EXIT_USAGE
+    if args.stream is None:
+        args.stream = not args.json
     printer = Printer(err, out, quiet=args.json, stream=args.stream)
     try:
         return _run(args, printer, out, err, inp)
@@ -353,7 +270,9 @@ def _run(args: argparse.Namespace, printer: Printer, out: TextIO, err: TextIO, i
             args.provider = router.resolve_provider(args.provider)  # names and aliases, as the library resolves them
         question = " ".join(args.question).strip()
         if not question:
-            return _repl(router, args, printer, out, err, inp)
+            from router.cli.repl import run_repl
+
+            return run_repl(router, args, printer, out, err, inp)
         answer = _ask(router, question, args, printer)
     except (RouterError, ProviderError) as exc:
         return _report(exc, args, err, out)
@@ -376,4 +295,4 @@ def _run(args: argparse.Namespace, printer: Printer, out: TextIO, err: TextIO, i
     return EXIT_OK
 
 
-__all__ = ["HISTORY_LENGTH", "build_parser", "history_file", "main"]
+__all__ = ["build_parser", "error_object", "main", "version"]
