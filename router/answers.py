@@ -85,7 +85,7 @@ def warnings_for(mode: str, result: Answer, config: RouterConfig, provider: str,
         out.append("the model refused to answer; its refusal is the text")
     if result.finish_reason == "content_filter":
         out.append("the provider's content filter cut or changed this answer")
-    if provider in config.providers and config.provider(provider).small_model:
+    if result.steps and provider in config.providers and config.provider(provider).small_model:  # steps 0: a tool answered
         out.append(f"answered by a small local model ({provider}/{model}): expect low quality")
     return out
 

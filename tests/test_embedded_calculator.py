@@ -89,35 +89,54 @@ def test_no_guard_without_exactly_one_successful_numeric_calculator_record() -> 
     assert calculator_figure([_record("calculator", '{"expression": "3.0*2", "result": 6.0}')]) == ("3.0*2", "6")
 
 
-def _planned_run(reply: str) -> Answer:
+def _planned_run(reply: str, planned: tuple[str, dict[str, str]] = ("calculator", {"expression": "365*24"})) -> tuple[Answer, int]:
+    """A small model on the text protocol after the router's own call; (answer, model calls made)."""
     from router.aio import run_sync
     from router.clients.mock import ScriptedLLM, text_response
     from router.loop.run import arun_tools
-    from router.tools.registry import ToolRegistry
+    from router.tools.registry import ToolRegistry, tool
+
+    @tool
+    def lookup(term: str) -> str:
+        """Look a term up in the team glossary."""
+        return f"{term}: the team's word for a deploy freeze"
 
     llm = ScriptedLLM([text_response(reply)])
     messages = [{"role": "system", "content": "sys"}, {"role": "user", "content": "What is 365*24?"}]
-    answer = run_sync(
-        arun_tools(llm, messages, ToolRegistry.default(), protocol="text", planned_calls=[("calculator", {"expression": "365*24"})])
-    )
-    assert llm.remaining == 0 and len(llm.calls) == 1, "one answer turn after the router's own call, no tool loop"
-    assert llm.calls[0].tools is None
-    return answer
+    registry = ToolRegistry([*ToolRegistry.default(), lookup])
+    answer = run_sync(arun_tools(llm, messages, registry, protocol="text", planned_calls=[planned]))
+    assert all(call.tools is None for call in llm.calls)
+    return answer, len(llm.calls)
 
 
-def test_a_small_model_that_asks_for_more_tools_after_the_pre_run_gets_the_calculators_figure() -> None:
-    answer = _planned_run('Action: get_current_time\nAction Input: {"type": "object"}')
-    assert answer.text == "365*24 = 8760 (computed by the calculator tool)"
-    assert [r.tool for r in answer.tool_records] == ["calculator"]
-    assert answer.stopped_reason == "answer"
+def test_a_calculator_figure_is_the_answer_without_any_model_call() -> None:
+    answer, calls = _planned_run("Final Answer: 365*24 = 7836.")
+    assert calls == 0, "the tool result is the answer: the small model is not asked"
+    assert answer.text == "365*24 = 8760"
+    assert [r.tool for r in answer.tool_records] == ["calculator"] and answer.grounded
+    assert answer.stopped_reason == "answer" and answer.steps == 0
+
+
+def test_a_result_that_needs_wording_gets_one_answer_turn_without_a_tool_loop() -> None:
+    answer, calls = _planned_run("Final Answer: a freeze is when nobody deploys.", ("lookup", {"term": "freeze"}))
+    assert calls == 1 and answer.text == "a freeze is when nobody deploys."
 
 
 def test_a_small_model_parroting_our_instruction_has_it_removed() -> None:
-    answer = _planned_run("The tool result above answers the question. Do not call tools.\n\nThe tool answer is 8760.")
-    assert answer.text == "The tool answer is 8760."
+    reply = "The tool result above answers the question. Do not call tools.\n\nThe tool answer is a freeze."
+    answer, _ = _planned_run(reply, ("lookup", {"term": "freeze"}))
+    assert answer.text == "The tool answer is a freeze."
 
 
-def test_a_small_model_with_a_wrong_figure_gets_a_note() -> None:
-    answer = _planned_run("Final Answer: 365*24 = 7836.")
-    assert answer.text.startswith("365*24 = 7836.")
-    assert "the calculator tool computed 365*24 = 8760" in answer.text
+def test_direct_answers_for_the_time_and_for_no_network() -> None:
+    from router.loop.planned import direct_answer
+
+    now = _record("get_current_time", json.dumps({"timezone": "Asia/Tokyo", "datetime": "2026-12-02T06:20:37+09:00",
+                                                  "weekday": "星期三", "utc_offset": "+09:00"}))  # fmt: skip
+    assert direct_answer([now], "现在东京几点？") == "Asia/Tokyo 现在是 2026-12-02 星期三 06:20（UTC+09:00）"
+    assert direct_answer([now], "What time is it in Tokyo?") == "It is 06:20 on Wednesday, 02 December 2026 in Asia/Tokyo (UTC+09:00)."
+    offline = _record("get_weather", json.dumps({"error": "weather service unreachable (Name or service not known)", "city": "北京"}))
+    line = direct_answer([offline], "今天北京天气怎么样")
+    assert line is not None and "\n" not in line and "no network" in line and "北京" in line
+    assert direct_answer([_record("get_weather", json.dumps({"error": "city not found: Atlantis"}))], "weather in Atlantis") is None
+    assert direct_answer([now, offline], "both") is None

@@ -3,7 +3,9 @@
 When the router ran the calculator for a small local model (``modes.pretools``),
 the observation is in the model's hands, yet a 135M model may still write another
 number. The calculator's figure is then appended to the answer with a note saying
-where it came from; an answer that already states the figure is left alone.
+where it came from; an answer that already states the figure is left alone. When
+the tool result alone answers (a figure, the time in a place, no network for the
+weather) ``direct_answer`` gives that answer and the model is not asked at all.
 """
 
 from __future__ import annotations
@@ -67,4 +69,53 @@ def with_calculator_figure(answer: str, records: Sequence[ToolRecord]) -> str:
     return f"{answer.rstrip()}\n\n[note: the calculator tool computed {stated}; the model's reply above does not state that figure]"
 
 
-__all__ = ["calculator_figure", "with_calculator_figure"]
+
+
+def _chinese(text: str) -> bool:
+    return any("\u4e00" <= ch <= "\u9fff" for ch in text)
+
+
+def _time_answer(data: dict[str, Any], zh: bool) -> str | None:
+    from datetime import datetime
+
+    try:
+        moment = datetime.fromisoformat(str(data["datetime"]))
+    except (KeyError, ValueError):
+        return None
+    zone, offset = data.get("timezone", ""), data.get("utc_offset", "")
+    if zh:
+        return f"{zone} 现在是 {moment:%Y-%m-%d} {data.get('weekday', '')} {moment:%H:%M}（UTC{offset}）"
+    return f"It is {moment:%H:%M} on {moment:%A, %d %B %Y} in {zone} (UTC{offset})."
+
+
+def direct_answer(records: Sequence[ToolRecord], question: str) -> str | None:
+    """The answer when the router's own tool call already is one: no model call needed.
+
+    A figure from the calculator, the time in a place, or a weather lookup that
+    could not reach the network (one line saying so beats a small model guessing
+    or a loop retrying a dead service). Anything else: None, and the model answers.
+    """
+    if len(records) != 1:
+        return None
+    record, zh = records[0], _chinese(question)
+    if record.tool == "calculator" and (figure := calculator_figure(records)):
+        expression, value = figure
+        return f"{expression} = {value}" if expression else value
+    try:
+        data: Any = json.loads(record.result)
+    except ValueError:
+        data = None
+    if not isinstance(data, dict):
+        return None
+    if record.tool == "get_current_time" and record.ok and "error" not in data:
+        return _time_answer(data, zh)
+    error = str(data.get("error") or record.error or "")
+    if record.tool == "get_weather" and "unreachable" in error:
+        city = data.get("city") or (record.arguments or {}).get("city", "")
+        if zh:
+            return f"无网络（no network）：天气服务连不上（{error}），现在查不到{city}的天气。"
+        return f"No network: the weather service could not be reached ({error}), so there is no weather for {city} now."
+    return None
+
+
+__all__ = ["calculator_figure", "direct_answer", "with_calculator_figure"]

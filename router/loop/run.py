@@ -218,6 +218,13 @@ class _Run:
             if self.tools.repeat_overflow:
                 return await self.finish_forced("repeated_calls")
 
+    def direct_answer(self) -> str | None:
+        """The answer the router's own tool call gave, when it needs no model (``loop.planned``)."""
+        from router.loop.planned import direct_answer
+
+        question = next((str(m.get("content") or "") for m in self.history if m.get("role") == "user"), "")
+        return direct_answer(self.tools.records, question)
+
     async def answer_from_planned(self) -> Answer:
         """One answer turn without a tool loop: a small model on the text protocol wanders off into
         more Actions (v0.1.0's SmolLM called get_current_time four times after the calculator).
@@ -355,6 +362,8 @@ async def arun_tools(
     try:
         run = _Run(llm, history, registry, settings, chosen, protocol == "auto", emit, options, stream)
         await run.run_planned(planned_calls)
+        if planned_calls and chosen == "text" and (direct := run.direct_answer()) is not None:
+            return run.result(direct, "answer")  # the tool result is the answer: no small-model call at all
         if planned_calls and chosen == "text" and run.tools.records and all(r.ok for r in run.tools.records):
             return await run.answer_from_planned()  # a small model whose tool need the router already met
         return await run.run()
@@ -365,6 +374,8 @@ async def arun_tools(
         text_run = _Run(llm, history, registry, settings, "text", False, emit, options, stream)
         text_run.attempts.extend(exc.attempts)
         await text_run.run_planned(planned_calls)
+        if planned_calls and (direct := text_run.direct_answer()) is not None:
+            return text_run.result(direct, "answer")
         if planned_calls and text_run.tools.records and all(r.ok for r in text_run.tools.records):
             return await text_run.answer_from_planned()
         return await text_run.run()
