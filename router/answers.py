@@ -41,7 +41,7 @@ def finish_answer(
         mode_reason=mode_reason,
         cost=cost(config, provider, model, result.usage),
         latency_s=round(time.perf_counter() - started, 4),
-        attempts=(*plan.skipped, *result.attempts),
+        attempts=(*plan.skips_before(provider, model), *result.attempts),
         warnings=tuple(warnings),
     )
 

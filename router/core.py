@@ -369,10 +369,16 @@ class Router:
         return None if seconds == float("inf") else seconds
 
     def models(self) -> list[tuple[str, str]]:
-        """(id, owned_by) for /v1/models: ``auto``, the tiers, then every provider/model."""
+        """(id, owned_by) for /v1/models: ``auto``, the tiers, then every provider/model that can answer now.
+
+        A provider whose key is missing (or an embedded model not installed) is left out: listed, it
+        would look usable and every request naming it would fail (``router models`` shows them all)."""
+        from router.routing.inventory import rows
+
+        usable = {(row.provider, row.model) for row in rows(self.config) if row.usable or row.provider in self._clients}
         out = [("auto", "router"), *((tier, "router") for tier in self.config.routing.tiers)]
         for name, settings in self.config.providers.items():
-            out.extend((f"{name}/{m.id}", name) for m in settings.models)
+            out.extend((f"{name}/{m.id}", name) for m in settings.models if (name, m.id) in usable)
         return out
 
     # -- reporting ------------------------------------------------------------------------

@@ -87,7 +87,7 @@ def test_react_without_tools_prints_warning(config: Path) -> None:
 
 def test_provider_switch_on_command_line(config: Path) -> None:
     code, _out, err = run(["--config", str(config), "--provider", "mock", "--mode", "cot", "hi"])
-    assert code == 0 and "[route] mock/mock-model: --provider" in err
+    assert code == 0 and "[route] mock/mock-model: requested mock" in err
 
 
 def test_no_key_anywhere_names_variable_and_suggests_mock(config: Path) -> None:

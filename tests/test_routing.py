@@ -107,7 +107,7 @@ def test_the_reason_quotes_the_request(config: RouterConfig) -> None:
 
 def test_explicit_provider_wins_over_the_question(config: RouterConfig) -> None:
     route = route_model("用 qwen 回答", config, provider="kimi")
-    assert route == Route("kimi", "moonshot-v1-8k", "--provider kimi")
+    assert route == Route("kimi", "moonshot-v1-8k", "requested kimi")
 
 
 def test_explicit_provider_accepts_an_alias(config: RouterConfig) -> None:
@@ -127,7 +127,7 @@ def test_an_explicit_model_names_its_provider(config: RouterConfig) -> None:
 
 
 def test_explicit_provider_and_model(config: RouterConfig) -> None:
-    assert route_model("hi", config, provider="openai", model="gpt-4o") == Route("openai", "gpt-4o", "--provider openai --model gpt-4o")
+    assert route_model("hi", config, provider="openai", model="gpt-4o") == Route("openai", "gpt-4o", "requested openai/gpt-4o")
     with pytest.raises(UsageError, match="belongs to provider 'qwen', not 'openai'"):
         route_model("hi", config, provider="openai", model="qwen-max")
 
@@ -381,7 +381,7 @@ def test_resolve_target_errors(config: RouterConfig) -> None:
 
 
 def test_explicit_unlisted_models_route_with_their_provider(config: RouterConfig) -> None:
-    expected = Route("openai", "gpt-4.1-mini", "--provider openai --model gpt-4.1-mini (not listed in providers.yaml)",
+    expected = Route("openai", "gpt-4.1-mini", "requested openai/gpt-4.1-mini (not listed in providers.yaml)",
                      model_listed=False)
     assert route_model("hi", config, provider="ChatGPT", model="gpt-4.1-mini") == expected
     route = route_model("hi", config, model="openai/gpt-4.1-mini")

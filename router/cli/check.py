@@ -15,7 +15,7 @@ import time
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TextIO
 
-from router.cli.inventory import key_status, load, rows
+from router.routing.inventory import key_status, load, rows
 
 if TYPE_CHECKING:
     from router.config import RouterConfig

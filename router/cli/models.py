@@ -10,7 +10,7 @@ import argparse
 import json
 from typing import TextIO
 
-from router.cli.inventory import load, price, rows
+from router.routing.inventory import load, price, rows
 
 
 def _width(text: str) -> int:

@@ -181,37 +181,17 @@ class FunctionLLM(_Recording):
         return text_response(result, model="function") if isinstance(result, str) else result
 
 
-_WEATHER = re.compile(r"天气|气温|下雨|weather|rain|temperature|forecast", re.I)
-_CALC = re.compile(r"计算|等于|算一下|calculate|compute|what is [\d(]", re.I)
-_EXPRESSION = re.compile(r"[\d.()\s]+(?:\s*(?:\*\*|[-+*/×÷^%])\s*[\d.()\s]+)+")
-_CITY_ZH = re.compile(r"([\u4e00-\u9fff]{2,4}?)(?:今天|明天|现在|的)?(?:天气|气温)")
-_CITY_EN = re.compile(r"\b(?:in|at|for)\s+([A-Z][a-zA-Z]+(?:\s[A-Z][a-zA-Z]+)?)")
-_ZH_NOISE = re.compile(r"^(?:今天|明天|现在|请问|查一下|帮我查)")
-
-
-def _guess_city(question: str) -> str:
-    match = _CITY_ZH.search(question)
-    if match:
-        return _ZH_NOISE.sub("", match.group(1)) or "北京"
-    match = _CITY_EN.search(question)
-    return match.group(1) if match else "北京"
-
-
-def _guess_expression(question: str) -> str:
-    match = _EXPRESSION.search(question)
-    if not match:
-        return "1+1"
-    return match.group(0).strip().replace("×", "*").replace("÷", "/").replace("^", "**")
-
-
 class MockLLM(_Recording):
-    """The tutorials' keyword model: no network, no tokens, predictable.
+    """The tutorials' keyword model, grown into an offline demo: no network, no tokens, deterministic.
 
-    * last message is a tool result -> a final answer quoting it
-    * weather question -> a ``get_weather`` call (city guessed from the question)
-    * 计算 / 等于 / calculate -> a ``calculator`` call (expression taken from the question)
-    * anything else -> a canned answer that says it came from the mock
-    Tool calls are only made when the request offers that tool.
+    * last message is a tool result -> a final answer in the question's language that
+      reads the result (a figure, the time, the weather's fields), never raw JSON
+    * a question that plainly needs an offered tool -> a call to it: the built-ins as the
+      router itself recognises them (``modes.pretools``) or by keyword, and a user's own
+      tool whose name or description matches the question, arguments taken from the question
+    * a tree-of-thought stage -> three (or ``n``) distinct approaches, scores, a choice
+    * anything else -> a short answer in the question's language that says it is a mock
+    Every text answer starts with ``[mock]``: nobody should mistake it for a model.
     """
 
     provider = "mock"
@@ -221,22 +201,19 @@ class MockLLM(_Recording):
         self._ids = itertools.count(1)
 
     def _reply(self, messages: list[dict[str, Any]], tools: list[dict[str, Any]] | None) -> ChatResponse:
+        from router.clients.mock_script import answer_from_tools, choose_call, plain_answer, question_of, tot_stage
+
         last = messages[-1] if messages else {"role": "user", "content": ""}
-        offered = {t.get("function", {}).get("name") for t in tools or []}
+        question = question_of(messages)
         if last.get("role") == "tool":
-            results = []
-            for message in reversed(messages):
-                if message.get("role") != "tool":
-                    break
-                results.append(str(message.get("content", "")))
-            text = "根据工具结果：" + "；".join(reversed(results))
-            return self._respond(AssistantMessage(content=text))
-        question = str(last.get("content") or "")
-        if "get_weather" in offered and _WEATHER.search(question):
-            return self._call("get_weather", {"city": _guess_city(question)})
-        if "calculator" in offered and _CALC.search(question):
-            return self._call("calculator", {"expression": _guess_expression(question)})
-        return self._respond(AssistantMessage(content=f"[mock] 这是模拟模型的回答 / a scripted mock answer to: {question[:200]}"))
+            return self._respond(AssistantMessage(content=answer_from_tools(messages, question)))
+        call = choose_call(question, tools or [])
+        if call is not None:
+            return self._call(*call)
+        staged = tot_stage(messages)
+        if staged is not None:
+            return self._respond(AssistantMessage(content=staged))
+        return self._respond(AssistantMessage(content=plain_answer(question)))
 
     def _call(self, name: str, arguments: dict[str, Any]) -> ChatResponse:
         call = ToolCall(id=f"call_mock_{next(self._ids)}", name=name, arguments=json.dumps(arguments, ensure_ascii=False))

@@ -55,9 +55,12 @@ def recognise(question: str, tool_names: set[str] | frozenset[str]) -> PlannedCa
                 expression = span.translate(str.maketrans({"×": "*", "÷": "/", "^": "**", "（": "(", "）": ")"}))
                 return PlannedCall("calculator", {"expression": " ".join(expression.split())}, f"arithmetic '{span}'")
     if "get_current_time" in tool_names and (match := _TIME.search(text)):
-        zone = _ZH_ZONES.get(match.group("zh") or "") or _zone_for(match.group("en") or "")
+        place = match.group("en") or ""
+        if place and not _zone_for(place):
+            place = place.split()[0]  # the pattern is case-blind: "Tokyo right now" -> "Tokyo"
+        zone = _ZH_ZONES.get(match.group("zh") or "") or _zone_for(place)
         if zone:
-            return PlannedCall("get_current_time", {"timezone": zone}, f"time in '{match.group('en') or match.group('zh')}'")
+            return PlannedCall("get_current_time", {"timezone": zone}, f"time in '{place or match.group('zh')}'")
     if "get_weather" in tool_names and (match := _WEATHER.search(text)):
         city = match.group("en") or _ZH_NOISE.sub("", match.group("zh") or "")
         if city:

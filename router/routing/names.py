@@ -384,13 +384,13 @@ def route_model(question: str, config: RouterConfig, *, provider: str | None = N
         if model is not None:
             _, mname, listed = resolve_model(config, pname, model)
             note = "" if listed else f" ({UNLISTED})"
-            return Route(pname, mname, f"--provider {pname} --model {mname}{note}", model_listed=listed)
+            return Route(pname, mname, f"requested {pname}/{mname}{note}", model_listed=listed)
         asked = _find_request(question, config)
         if asked is not None and asked[0].provider == pname and asked[0].model is not None:
             found, cue = asked
-            return Route(pname, found.model or "", f"--provider {pname}; question asks for {_asked(found)} ('{cue}')",
+            return Route(pname, found.model or "", f"requested {pname}; question asks for {_asked(found)} ('{cue}')",
                          model_listed=found.listed)
-        return Route(pname, config.providers[pname].default_model.id, f"--provider {pname}")
+        return Route(pname, config.providers[pname].default_model.id, f"requested {pname}")
     if model is not None:
         if "/" in model:
             target = resolve_target(config, model)

@@ -44,6 +44,15 @@ class Plan:
     notice: str | None = None
     missing_keys: tuple[tuple[str, str], ...] = ()
     """(provider, variable) of keyed providers in the chain without a key: what the user could set."""
+    skipped_after: tuple[int, ...] = ()
+    """For each skip, how many candidates came before it: a skip behind the one who answered was never needed."""
+
+    def skips_before(self, provider: str, model: str) -> tuple[Attempt, ...]:
+        """The skips on the way to this candidate (all of them when it is not in the plan)."""
+        index = next((i for i, c in enumerate(self.candidates) if c.provider == provider and c.model_id == model), None)
+        if index is None or len(self.skipped_after) != len(self.skipped):
+            return self.skipped
+        return tuple(a for a, after in zip(self.skipped, self.skipped_after, strict=True) if after <= index)
 
     @property
     def first(self) -> PlannedCandidate:
@@ -77,6 +86,7 @@ def plan(
     skipped: list[Attempt] = []
     missing: list[tuple[str, str]] = []
     too_small: list[Attempt] = []
+    after: dict[int, int] = {}  # id(skip) -> candidates before it
     seen: set[tuple[str, str]] = set()
     for position, (name, model_id) in enumerate(wanted):
         settings = config.provider(name)
@@ -92,6 +102,7 @@ def plan(
             if position == 0 and route.explicit:
                 raise MissingAPIKeyError(name, settings.api_key_env)
             skipped.append(Attempt(name, model.id, ok=False, error_kind="no_key", error=f"{settings.api_key_env} is not set"))
+            after[id(skipped[-1])] = len(candidates)
             continue
         elif settings.client == "llama_cpp" and not (model.model_path or installed()):
             if position == 0 and route.explicit:
@@ -99,13 +110,16 @@ def plan(
 
                 raise ConfigError(f"provider {name!r}: {missing_model_message()}")
             skipped.append(Attempt(name, model.id, ok=False, error_kind="not_installed", error="local model not installed"))
+            after[id(skipped[-1])] = len(candidates)
             continue
         if position > 0 and needs_tools and not settings.capabilities_for(model.id).tools:
             skipped.append(Attempt(name, model.id, ok=False, error_kind="capability", error="no native tool calling (react)"))
+            after[id(skipped[-1])] = len(candidates)
             continue
         if not fits(model, prompt_tokens):
             too_small.append(Attempt(name, model.id, ok=False, error_kind="context_window",
                                      error=f"prompt ~{prompt_tokens} tokens does not fit its {model.context_window}-token window"))  # fmt: skip
+            after[id(too_small[-1])] = len(candidates)
             continue
         candidates.append(PlannedCandidate(name, settings, model))
     skipped.extend(too_small)
@@ -129,7 +143,12 @@ def plan(
             from router.clients.local_model import embedded_notice
 
             notice = embedded_notice(missing, embedded.provider, embedded.model_id)
-    return Plan(tuple(candidates), tuple(skipped), notice, tuple(missing))
+    elif missing and candidates[0].settings.client == "llama_cpp" and not route.explicit:
+        # the embedded model is first because keys are missing, in every mode, not only when react skipped it
+        from router.clients.local_model import embedded_notice
+
+        notice = embedded_notice(missing, candidates[0].provider, candidates[0].model_id)
+    return Plan(tuple(candidates), tuple(skipped), notice, tuple(missing), tuple(after.get(id(a), 0) for a in skipped))
 
 
 OUTPUT_RESERVE = 0.2

@@ -1,4 +1,4 @@
-"""What ``models`` and ``check`` show about a config: one row per provider/model, keys as status only.
+"""What `router models`, `router check` and `/v1/models` show about a config: one row per provider/model, keys as status only.
 
 A key's *value* never leaves the environment: rows say ``set``, ``missing`` or
 ``not needed`` and name the variable, nothing more.
