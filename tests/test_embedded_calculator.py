@@ -57,6 +57,26 @@ def test_no_key_365_times_24_is_8760_through_the_embedded_model_with_a_calculato
     assert answer["stopped_reason"] == "answer"
 
 
+def test_no_key_weather_with_no_network_says_so_in_one_line(tmp_path: Path) -> None:
+    """The embedded default, the weather service unreachable (a closed port on 127.0.0.1, never the internet)."""
+    _require_model()
+    home = tmp_path / "home"
+    home.mkdir()
+    env = {"PATH": os.environ.get("PATH", ""), "HOME": str(home), "PYTHONPATH": str(REPO),
+           "ROUTER_GEOCODING_URL": "http://127.0.0.1:9/v1/search", "ROUTER_WEATHER_URL": "http://127.0.0.1:9/v1/forecast"}
+    result = subprocess.run([sys.executable, "-m", "router", "今天北京天气怎么样"], cwd=tmp_path, env=env,
+                            capture_output=True, text=True, timeout=600, check=False)  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.strip().splitlines()
+    assert len(lines) == 1 and "no network" in lines[0] and "北京" in lines[0]
+    assert "[route] embedded/" in result.stderr and "-> get_weather" in result.stderr
+    answered = subprocess.run([sys.executable, "-m", "router", "--json", "今天北京天气怎么样"], cwd=tmp_path, env=env,
+                              capture_output=True, text=True, timeout=600, check=False)  # fmt: skip
+    answer = json.loads(answered.stdout)
+    assert answer["steps"] == 0, "no model call: the failed lookup is the answer"
+    assert [r["tool"] for r in answer["tool_records"]] == ["get_weather"] and answer["tool_records"][0]["error"]
+
+
 def _record(tool: str, result: str, error: str | None = None) -> ToolRecord:
     return ToolRecord(tool=tool, arguments={"expression": "365*24"}, result=result, error=error)
 
