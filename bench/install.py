@@ -19,9 +19,11 @@ import argparse
 import os
 import re
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 
@@ -66,21 +68,34 @@ def main() -> int:
     status = "finished"
     with open(log_path, "w", encoding="utf-8") as log:
         process = subprocess.Popen(
-            ["bash", "-c", install], cwd=REPO, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True
+            ["bash", "-c", install], cwd=REPO, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+            start_new_session=True,  # its own process group: a timeout ends pip and the compilers too
         )
         assert process.stdout is not None
+        expired = threading.Event()
+
+        def kill() -> None:  # a watchdog, so a silent hang is bounded too
+            expired.set()
+            os.killpg(process.pid, signal.SIGKILL)
+
+        watchdog = threading.Timer(args.timeout, kill)
+        watchdog.start()
         last_print = 0.0
         for line in process.stdout:
             log.write(line)
             now = time.monotonic() - started
-            if now > args.timeout:
-                process.kill()
-                status = f"killed after {args.timeout:.0f} s"
-                break
             if _PROGRESS.search(line) and now - last_print >= 5:
                 print(f"{now:6.1f}s  {line.strip()[:110]}", flush=True)
                 last_print = now
-        returncode = process.wait()
+        try:
+            returncode = process.wait()
+        except KeyboardInterrupt:
+            os.killpg(process.pid, signal.SIGKILL)
+            raise
+        finally:
+            watchdog.cancel()
+        if expired.is_set():
+            status = f"killed after {args.timeout:.0f} s"
     install_s = time.monotonic() - started
     ok = status == "finished" and returncode == 0
     print(f"install: {install_s:.1f} s ({status}, exit {returncode}); log {log_path}")
