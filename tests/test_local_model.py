@@ -362,8 +362,8 @@ def llama_server(model_path: str) -> Iterator[Any]:
         import uvicorn  # noqa: F401
     except ImportError as exc:
         if os.environ.get("ROUTER_REQUIRE_LOCAL_MODEL") == "1":
-            pytest.fail(f"llama_cpp.server dependencies missing ({exc}); install llama-cpp-python[server]")
-        pytest.skip(f"llama_cpp.server dependencies missing ({exc}); install llama-cpp-python[server]")
+            pytest.fail(f"llama_cpp.server dependencies missing ({exc}); pip install -e \".[test]\" brings them")
+        pytest.skip(f"llama_cpp.server dependencies missing ({exc}); pip install -e \".[test]\" brings them")
     from llama_server import start_llama_server
 
     server = start_llama_server(model_path, n_ctx=2048, seed=0, startup_timeout_s=90)
