@@ -236,3 +236,24 @@ def test_version_in_a_real_process() -> None:
     result = subprocess.run([sys.executable, "-m", "router", "--version"], cwd=REPO, capture_output=True, text=True,
                             timeout=60, check=False)  # fmt: skip
     assert result.returncode == 0 and result.stdout.startswith("router ")
+
+
+class Writes(io.StringIO):
+    def __init__(self) -> None:
+        super().__init__()
+        self.count = 0
+
+    def write(self, text: str) -> int:
+        self.count += 1
+        return super().write(text)
+
+
+@pytest.mark.parametrize(("flags", "streamed"), [([], True), (["--no-stream"], False), (["--json"], False)])
+def test_answers_stream_by_default(config: Path, flags: list[str], streamed: bool) -> None:
+    out = Writes()
+    code = main(["--config", str(config), "--provider", "mock", "--mode", "cot", *flags, "hello there, how are you today?"],
+                stdin=io.StringIO(""), stdout=out, stderr=io.StringIO())  # fmt: skip
+    assert code == 0
+    assert (out.count > 2) is streamed, out.count
+    if "--json" not in flags:
+        assert out.getvalue().count("scripted mock answer") == 1, "streamed text is not printed twice"
