@@ -444,7 +444,7 @@ def test_cli_with_no_keys_answers_through_the_embedded_model(model_path: str, tm
     )
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip(), "an answer was printed"
-    assert "answered by the embedded small local model SmolLM2-135M-Instruct (embedded)" in result.stderr
+    assert "the embedded small local model SmolLM2-135M-Instruct (embedded) answers" in result.stderr
     assert "DEEPSEEK_API_KEY" in result.stderr
     assert "[route] embedded/SmolLM2-135M-Instruct" in result.stderr
     assert "small local model" in result.stderr

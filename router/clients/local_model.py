@@ -93,7 +93,7 @@ def embedded_notice(
     ``missing_keys`` are ``(provider, env var)`` pairs that lacked a key, so the
     user sees exactly which variable would give them a real model.
     """
-    answered = f"answered by the embedded small local model {model} ({provider})"
+    answered = f"the embedded small local model {model} ({provider}) answers"
     if not missing_keys:
         return f"No API key found: {answered}; set a provider's API key or use --provider for a real model."
     listed = ", ".join(f"{name} ({env_var})" for name, env_var in missing_keys)
