@@ -37,6 +37,9 @@ def test_valid_chains() -> None:
         {"role": "user", "content": "<task_notification>...</task_notification>"},
         calls("call_3"),
         tool("call_3"),
+        calls("call_1", "call_2"),  # ids reused in a later turn (Kimi numbers calls per turn)
+        tool("call_1"),
+        tool("call_2"),
         {"role": "assistant", "content": "完成"},
     ]
     assert validate_messages(chain) == []
@@ -73,8 +76,13 @@ def test_valid_chains() -> None:
         ),
         ([USER, tool("call_1")], ["message 1 (tool): orphan tool message for 'call_1' (no pending tool call)"]),
         (
-            [USER, calls("call_1"), tool("call_1"), calls("call_1"), tool("call_1")],
-            ["message 3 (assistant) tool_calls[0]: duplicate tool call id 'call_1'"],
+            [USER, calls("call_1", "call_1"), tool("call_1"), tool("call_1")],
+            ["message 1 (assistant) tool_calls[1]: duplicate tool call id 'call_1' within one assistant message"],
+        ),
+        (  # reused across turns (Kimi numbers per turn) is fine; a result still pairs with its own turn
+            [USER, calls("functions.add:0"), tool("functions.add:0"), calls("functions.add:0"), USER],
+            ["message 4 (user): comes between message 3 (assistant tool_calls) and its tool messages; "
+             "still missing functions.add:0"],
         ),
         ([{"role": "robot", "content": "x"}], ["message 0: invalid role 'robot'"]),
         (

@@ -19,13 +19,19 @@ def _describe(index: int, message: Any) -> str:
     return f"message {index} ({role or '?'})"
 
 
-def _check_tool_calls(index: int, calls: Any, seen_ids: set[str], problems: list[str]) -> list[str]:
-    """The call ids of one assistant message, after checking each call's shape."""
+def _check_tool_calls(index: int, calls: Any, problems: list[str]) -> list[str]:
+    """The call ids of one assistant message, after checking each call's shape.
+
+    Ids must be unique within the message (its tool messages are told apart by them);
+    across turns they may repeat: Kimi numbers calls per turn (``functions.add:0``
+    every turn), and the chain pairs each turn's results with its calls by position.
+    """
     where = f"message {index} (assistant)"
     if not isinstance(calls, list):
         problems.append(f"{where}: tool_calls must be a list")
         return []
     ids: list[str] = []
+    seen_ids: set[str] = set()
     for position, call in enumerate(calls):
         label = f"{where} tool_calls[{position}]"
         if not isinstance(call, Mapping):
@@ -36,7 +42,7 @@ def _check_tool_calls(index: int, calls: Any, seen_ids: set[str], problems: list
             problems.append(f"{label}: missing id")
             continue
         if call_id in seen_ids:
-            problems.append(f"{label}: duplicate tool call id {call_id!r}")
+            problems.append(f"{label}: duplicate tool call id {call_id!r} within one assistant message")
         seen_ids.add(call_id)
         ids.append(call_id)
         if call.get("type", "function") != "function":
@@ -56,13 +62,12 @@ def validate_messages(messages: Sequence[Mapping[str, Any]]) -> list[str]:
     * an assistant message with tool_calls is followed DIRECTLY by exactly one tool
       message per call, same ids, same order, nothing in between
     * no tool message without such an assistant message (orphans)
-    * tool call ids are unique in the whole history
+    * tool call ids are unique within one assistant message (they may repeat in later turns)
     * the legacy ``function_call`` / role ``function`` protocol is not mixed in
     """
     problems: list[str] = []
     if not isinstance(messages, Sequence) or isinstance(messages, str | bytes):
         return ["messages must be a list of message objects"]
-    seen_ids: set[str] = set()
     expected: list[str] = []  # tool_call_ids still owed, in order
     owner = -1
     for index, message in enumerate(messages):
@@ -105,7 +110,7 @@ def validate_messages(messages: Sequence[Mapping[str, Any]]) -> list[str]:
             if "function_call" in message and message.get("function_call") is not None:
                 problems.append(f"message {index} (assistant): legacy function_call mixed with tool_calls protocol")
             if message.get("tool_calls"):
-                expected = _check_tool_calls(index, message["tool_calls"], seen_ids, problems)
+                expected = _check_tool_calls(index, message["tool_calls"], problems)
                 owner = index
     if expected:
         problems.append(f"message {owner} (assistant): no tool message for {', '.join(expected)} (history ends)")
