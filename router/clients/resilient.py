@@ -315,10 +315,13 @@ class ResilientClient(SyncClient):
         where = {"provider": candidate.provider, "model": candidate.model}
         if response is None:
             raise MalformedResponseError("the stream ended without a final response", **where)
+        if response.finish_reason == "content_filter":  # filtered, even when nothing is left: not an empty reply
+            if self.on_content_filter == "fallback":
+                what = "blocked" if _empty(response) else "cut"
+                raise ContentPolicyError(f"the provider's content filter {what} the reply", **where)
+            return response  # the answer carries finish_reason content_filter and says so
         if _empty(response):
             raise MalformedResponseError("the model sent an empty reply", **where)
-        if response.finish_reason == "content_filter" and self.on_content_filter == "fallback":
-            raise ContentPolicyError("the reply was cut by the provider's content filter", **where)
         return response
 
     def _give_up(self, attempts: list[Attempt], last_error: BaseException | None) -> AllProvidersFailedError:

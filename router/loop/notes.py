@@ -28,6 +28,7 @@ NOTES = {
     "this answer was cut short and may be incomplete]",
     "repeated_calls": "[注意 / note: stopped because the model kept repeating the same tool call]",
     "length": "[注意 / note: the answer was cut off by the length limit]",
+    "content_filter": "[注意 / note: the provider's content filter stopped this answer; it is incomplete or missing]",
 }
 _OWN_LINES = re.compile(r"^[^\n]*\[router\][^\n]*(?:\n|$)", re.MULTILINE)
 

@@ -85,6 +85,8 @@ class _Run:
         self.streamed = False
         self.offered = False
         self.refused = False
+        self.filtered = False
+        """An answer turn ended with finish_reason content_filter: never reported as a complete answer."""
 
     # --- requests ---------------------------------------------------------------------------
 
@@ -248,12 +250,14 @@ class _Run:
         """Ask for continuations while the answer is cut by length; (joined answer, still cut)."""
         parts, raw = [first], response.message.content or ""
         finish, continuations = response.finish_reason, 0
+        self.filtered = self.filtered or finish == "content_filter"
         while finish == "length" and continuations < self.settings.max_continuations:
             self.history.append({"role": "assistant", "content": raw})
             self.history.append({"role": "user", "content": CONTINUE})
             response = await self.request(offer_tools=False)
             continuations += 1
             raw, finish = response.message.content or "", response.finish_reason
+            self.filtered = self.filtered or finish == "content_filter"
             parts.append(raw)
         self.history.append({"role": "assistant", "content": raw})
         return without_own_instructions("".join(parts)), finish == "length"
@@ -283,6 +287,11 @@ class _Run:
         return "\n".join(lines) if records else "The model gave no final answer."
 
     def result(self, answer: str, stopped_reason: str) -> Answer:
+        if self.filtered:  # partial (or no) text the provider's filter stopped: the answer says so
+            note = NOTES["content_filter"]
+            if self.stream and self.streamed:
+                self.emit(TextEvent("\n\n" + note))
+            answer = f"{answer.rstrip()}\n\n{note}"
         if self.stream and not self.streamed:
             self.emit(TextEvent(answer))  # text ReAct (or a forced final answer) arrives whole
         records = tuple(self.tools.records)
@@ -300,6 +309,7 @@ class _Run:
             protocol=self.protocol,
             attempts=tuple(self.attempts),
             refused=self.refused,
+            finish_reason="content_filter" if self.filtered else "stop",
         )
 
 

@@ -51,6 +51,7 @@ class _Session:
     requests: int = 0
     cut_by_length: bool = False
     refused: bool = False
+    filtered: bool = False
 
     async def ask(self, messages: list[dict[str, Any]]) -> str:
         response = await self._stream(messages) if self.stream else await self.llm.achat(messages, options=self.options)
@@ -59,6 +60,7 @@ class _Session:
         self.attempts.extend(response.attempts)
         if response.finish_reason == "length":
             self.cut_by_length = True
+        self.filtered = self.filtered or response.finish_reason == "content_filter"
         message = response.message
         if not message.content and message.refusal:
             self.refused = True
@@ -102,6 +104,7 @@ class _Session:
             messages=(*messages, {"role": "assistant", "content": text}),
             attempts=tuple(self.attempts),
             refused=self.refused,
+            finish_reason="content_filter" if self.filtered else "stop",
         )
 
 
