@@ -68,6 +68,67 @@ def redact(text: str, *secrets: str | None) -> str:
     return _KEY_SHAPES.sub(MASK, text)
 
 
+def _known_values(secrets: tuple[str | None, ...]) -> tuple[str, ...]:
+    values = {s for s in secrets if s and len(s) >= _MIN_SECRET_LEN}
+    values.update(known_secrets())
+    return tuple(sorted(values, key=len, reverse=True))  # longest first: a key containing another
+
+
+def redact_known(text: str, *secrets: str | None) -> str:
+    """``text`` with the given and registered key values masked, and nothing else.
+
+    For a model's reply (an upstream echoing the Authorization header into its text):
+    key-shaped tokens a model writes on purpose ("keys look like sk-...") stay as they are.
+    """
+    if not text:
+        return text
+    for value in _known_values(secrets):
+        if value in text:
+            text = text.replace(value, MASK)
+    return text
+
+
+def _tail_held(text: str, secret: str) -> int:
+    """Length of the longest end of ``text`` that is the start of ``secret`` (the rest may follow)."""
+    start = max(0, len(text) - len(secret) + 1)
+    first = secret[0]
+    i = text.find(first, start)
+    while i != -1:
+        if secret.startswith(text[i:]):
+            return len(text) - i
+        i = text.find(first, i + 1)
+    return 0
+
+
+class StreamRedactor:
+    """Masks known key values in text that arrives in pieces (a streamed reply).
+
+    A chunk boundary may split a key (``"...Bearer sk-ab"`` then ``"cd1234..."``): the
+    end of what arrived that could be the start of a key is held back until the next
+    piece shows whether it is one, so a key never goes out in halves. ``flush`` gives
+    back what is still held when the stream ends. Without known keys it passes text through.
+    """
+
+    def __init__(self, *secrets: str | None) -> None:
+        self._secrets = _known_values(secrets)
+        self._held = ""
+
+    def feed(self, piece: str) -> str:
+        if not self._secrets:
+            return piece
+        text = self._held + piece
+        for value in self._secrets:
+            if value in text:
+                text = text.replace(value, MASK)
+        hold = max((_tail_held(text, value) for value in self._secrets), default=0)
+        self._held = text[len(text) - hold :] if hold else ""
+        return text[: len(text) - hold]
+
+    def flush(self) -> str:
+        held, self._held = self._held, ""
+        return held
+
+
 def redact_url(url: str) -> str:
     """``url`` with its password (userinfo or ``?password=``) masked, for logs and errors.
 
@@ -203,11 +264,13 @@ def install_log_redaction(*logger_names: str) -> None:
 __all__ = [
     "MASK",
     "RedactingFilter",
+    "StreamRedactor",
     "has_url_credentials",
     "install_log_redaction",
     "known_secrets",
     "looks_like_secret",
     "redact",
+    "redact_known",
     "redact_url",
     "register_secret",
     "scrub_exception",

@@ -28,7 +28,7 @@ from typing import Any, NoReturn
 from router.clients.base import Messages, SyncClient, Tools
 from router.clients.sdk_errors import map_sdk_error, retry_after_seconds, says_tools_unsupported
 from router.clients.streaming import StreamAssembler
-from router.clients.wire import DEFAULT_RULES, WireRules, prepare_messages, response_from_completion
+from router.clients.wire import DEFAULT_RULES, WireRules, prepare_messages, redact_reply, response_from_completion
 from router.errors import (
     MalformedResponseError,
     ProviderError,
@@ -37,7 +37,7 @@ from router.errors import (
     StreamOnlyError,
     UsageError,
 )
-from router.redaction import install_log_redaction, register_secret, scrub_exception
+from router.redaction import StreamRedactor, install_log_redaction, register_secret, scrub_exception
 from router.types import ChatResponse, RequestOptions, StreamEvent
 
 _SDK_LOGGERS = ("openai", "openai._base_client", "httpx", "httpx2", "httpcore", "aiohttp")
@@ -144,9 +144,10 @@ class CompletionsClient(SyncClient):
                 # the config did not say so, the server did: stream from now on
                 self.rules = WireRules(self.rules.reasoning_echo, self.rules.strict_alternation, stream_only=True)
                 return await self._achat_streamed(messages, tools, options)
-        return response_from_completion(
+        response = response_from_completion(
             completion, provider=self.provider, model=self.model, latency_s=time.perf_counter() - started
         )
+        return redact_reply(response, self._secret)
 
     async def _achat_streamed(self, messages: Messages, tools: Tools, options: RequestOptions | None) -> ChatResponse:
         """A plain request answered by streaming and assembling (models that answer only streams)."""
@@ -165,6 +166,8 @@ class CompletionsClient(SyncClient):
         request.setdefault("stream_options", {"include_usage": True})
         started = time.perf_counter()
         assembler = StreamAssembler(provider=self.provider, model=self.model)
+        # a key echoed into the text is masked even when a chunk boundary splits it (one guard per channel)
+        guards = {"text": StreamRedactor(self._secret), "reasoning": StreamRedactor(self._secret)}
         try:
             chunks = await self._send(request)
         except Exception as exc:
@@ -172,7 +175,11 @@ class CompletionsClient(SyncClient):
         try:
             async for chunk in chunks:
                 for event in assembler.add_chunk(chunk):
-                    yield event
+                    guard = guards.get(event.kind)
+                    if guard is None:
+                        yield event
+                    elif shown := guard.feed(event.text):
+                        yield event if shown == event.text else StreamEvent(event.kind, text=shown)
         except Exception as exc:
             self._fail(exc, bool(tools))
         finally:
@@ -183,7 +190,11 @@ class CompletionsClient(SyncClient):
                     f"the stream carried no readable reply ({assembler.chunks} chunks)", provider=self.provider, model=self.model
                 )
             raise stream_cut_error(self.provider, self.model, assembler)
-        yield assembler.done_event(latency_s=time.perf_counter() - started)
+        response = redact_reply(assembler.response(latency_s=time.perf_counter() - started), self._secret)
+        for kind, guard in guards.items():
+            if held := guard.flush():
+                yield StreamEvent(kind, text=held)  # type: ignore[arg-type]
+        yield StreamEvent("done", response=response)
 
 
 def _aiohttp_client_class() -> Any:

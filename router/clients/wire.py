@@ -263,6 +263,30 @@ def _read_completion(data: dict[str, Any], provider: str, model: str, latency_s:
     )
 
 
+def redact_reply(response: ChatResponse, *secrets: str | None) -> ChatResponse:
+    """``response`` with known key values masked in what the model wrote (text, reasoning, refusal,
+    tool arguments): an upstream that echoes the Authorization header must not hand the key on.
+    The same object comes back when there was nothing to mask (the usual case)."""
+    from dataclasses import replace
+
+    from router.redaction import redact_known
+
+    message = response.message
+    content = redact_known(message.content or "", *secrets) or message.content
+    reasoning = redact_known(message.reasoning_content or "", *secrets) or message.reasoning_content
+    refusal = redact_known(message.refusal or "", *secrets) or message.refusal
+    calls = tuple(
+        c if (masked := redact_known(c.arguments, *secrets)) == c.arguments else ToolCall(c.id, c.name, masked, c.extra)
+        for c in message.tool_calls
+    )
+    if (content, reasoning, refusal) == (message.content, message.reasoning_content, message.refusal) and all(
+        a is b for a, b in zip(calls, message.tool_calls, strict=True)
+    ):
+        return response
+    masked_message = replace(message, content=content, reasoning_content=reasoning, refusal=refusal, tool_calls=calls)
+    return replace(response, message=masked_message)
+
+
 def response_from_completion(completion: Any, *, provider: str, model: str, latency_s: float) -> ChatResponse:
     """A ChatCompletion-shaped reply (dict, openai or litellm object) as a ``ChatResponse``.
 
@@ -286,6 +310,7 @@ __all__ = [
     "generated_call_id",
     "normalise_calls",
     "prepare_messages",
+    "redact_reply",
     "response_from_completion",
     "tool_call_from",
     "usage_from",
