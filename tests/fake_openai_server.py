@@ -126,6 +126,15 @@ def ToolsUnsupported() -> Status:
 
 
 @dataclass(frozen=True)
+class EchoAuthorization:
+    """A 200 answer whose text quotes the received Authorization header (an upstream leaking the key);
+    streamed in ``chunk_size`` pieces, so chunk boundaries split the key."""
+
+    prefix: str = "You sent: "
+    chunk_size: int = 3
+
+
+@dataclass(frozen=True)
 class Slow:
     """Wait ``delay_s`` before sending ``reply`` (longer than the client's timeout)."""
 
@@ -313,6 +322,8 @@ class _Handler(BaseHTTPRequestHandler):
     def _serve(self, reply: Any, streaming: bool, model: str) -> None:
         if self._fault(reply, streaming, model):
             return
+        if isinstance(reply, EchoAuthorization):
+            reply = Text(reply.prefix + self.headers.get("Authorization", ""), chunk_size=reply.chunk_size)
         if isinstance(reply, Slow):
             if self.server.owner._stopping.wait(reply.delay_s):
                 return

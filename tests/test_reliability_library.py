@@ -1,0 +1,215 @@
+"""Issue 18, the library's items: what recorded provider replies and hostile setups broke, through ``Router``.
+
+Replies come from a real HTTP server on 127.0.0.1 (``fake_openai_server``), replayed
+from recordings of live providers where one exists; nothing inside the router is patched.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fake_openai_server import EchoAuthorization, FakeOpenAIServer, Replay, Text, cassette
+
+from router import Router
+from router.tools.registry import ToolRegistry, tool
+from router.types import TextEvent
+
+KEY = "sk-rel-lib-SECRET-0123456789abcdef"
+CLIENTS = ["openai", "litellm"]
+
+
+def write_config(tmp_path: Path, servers: list[FakeOpenAIServer], client: str, extra: str = "") -> Path:
+    names = [f"p{i}" for i in range(len(servers))]
+    providers = "".join(
+        f"""\
+  {name}:
+    client: {client}
+    base_url: {server.base_url}
+    api_key_env: ROUTER_REL_LIB_KEY
+    max_retries: 2
+    timeout_s: 5
+    models: [{{id: {name}-model, default: true}}]
+"""
+        for name, server in zip(names, servers, strict=True)
+    )
+    path = tmp_path / "providers.yaml"
+    path.write_text(
+        f"default: {names[0]}\nfallbacks: [{', '.join(names)}]\nretry: {{max_wait_s: 0.01}}\n{extra}providers:\n{providers}",
+        encoding="utf-8",
+    )
+    return path
+
+
+@pytest.fixture
+def servers(make_fake_server: Callable[[], FakeOpenAIServer], monkeypatch: pytest.MonkeyPatch) -> list[FakeOpenAIServer]:
+    monkeypatch.setenv("ROUTER_REL_LIB_KEY", KEY)
+    monkeypatch.delenv("ROUTER_PROVIDER", raising=False)
+    return [make_fake_server(), make_fake_server()]
+
+
+def asked(server: FakeOpenAIServer) -> list[dict[str, Any]]:
+    return [r.body for r in server.requests if r.body is not None]
+
+
+def completion(message: dict[str, Any], finish: str) -> dict[str, Any]:
+    return {"id": "c", "object": "chat.completion", "created": 1, "model": "m",
+            "choices": [{"index": 0, "message": {"role": "assistant", **message}, "finish_reason": finish}],
+            "usage": {"prompt_tokens": 3, "completion_tokens": 4, "total_tokens": 7}}  # fmt: skip
+
+
+def chunk(delta: dict[str, Any], finish: str | None = None) -> dict[str, Any]:
+    return {"id": "c", "object": "chat.completion.chunk", "created": 1, "model": "m",
+            "choices": [{"index": 0, "delta": delta, "finish_reason": finish}]}  # fmt: skip
+
+
+# --- item 12: tool-call ids reused across turns (Kimi numbers its calls per turn) -----------------
+
+
+@tool
+def add(a: int, b: int) -> int:
+    """Add two numbers."""
+    return a + b
+
+
+@tool
+def multiply(a: int, b: int) -> int:
+    """Multiply two numbers."""
+    return a * b
+
+
+KIMI = {False: "TestOpenAICompatibleCommon__groq-kimi-k2__multi_tool",
+        True: "TestOpenAICompatibleCommon__groq-kimi-k2__multi_tool_streaming"}  # fmt: skip
+
+
+def _second_turn(replay: Replay) -> Replay:
+    """The recorded turn again with other numbers: Kimi names the calls functions.add:0 / functions.multiply:1 again."""
+    text = json.dumps({"body": replay.body, "sse": replay.sse}).replace('\\"a\\":2,\\"b\\":3', '\\"a\\":4,\\"b\\":5')
+    data = json.loads(text)
+    return Replay(body=data["body"], sse=tuple(data["sse"]) if data["sse"] else None)
+
+
+@pytest.mark.parametrize("streamed", [False, True], ids=["json", "stream"])
+@pytest.mark.parametrize("client", CLIENTS)
+def test_tool_call_ids_reused_across_turns_keep_the_loop_going(
+    client: str, streamed: bool, servers: list[FakeOpenAIServer], tmp_path: Path
+) -> None:
+    first = servers[0]
+    recorded = cassette(KIMI[streamed])
+    first.enqueue(recorded, _second_turn(recorded), Text("2+3=5, 2*3=6, 4+5=9, 4*5=20"))
+    router = Router.from_yaml(write_config(tmp_path, servers[:1], client), registry=ToolRegistry([add, multiply]))
+    answer = router.ask("add and multiply 2 and 3, then 4 and 5", mode="react", stream=streamed)
+
+    assert answer.text == "2+3=5, 2*3=6, 4+5=9, 4*5=20"
+    assert [(r.call_id, r.result) for r in answer.tool_records] == [
+        ("functions.add:0", "5"), ("functions.multiply:1", "6"), ("functions.add:0", "9"), ("functions.multiply:1", "20"),
+    ]  # fmt: skip
+    sent = asked(first)[-1]["messages"]
+    pairs = [(m["role"], m.get("tool_call_id") or [c["id"] for c in m.get("tool_calls") or []]) for m in sent[2:]]
+    assert pairs == [
+        ("assistant", ["functions.add:0", "functions.multiply:1"]), ("tool", "functions.add:0"), ("tool", "functions.multiply:1"),
+        ("assistant", ["functions.add:0", "functions.multiply:1"]), ("tool", "functions.add:0"), ("tool", "functions.multiply:1"),
+    ]  # fmt: skip
+    assert [m["content"] for m in sent if m["role"] == "tool"] == ["5", "6", "9", "20"]
+
+
+def test_gateway_accepts_a_history_with_ids_reused_across_turns(servers: list[FakeOpenAIServer], tmp_path: Path) -> None:
+    def turn(a: int) -> list[dict[str, Any]]:
+        call = {"id": "functions.add:0", "type": "function", "function": {"name": "add", "arguments": f'{{"a":{a},"b":1}}'}}
+        return [{"role": "assistant", "content": "", "tool_calls": [call]},
+                {"role": "tool", "tool_call_id": "functions.add:0", "content": str(a + 1)}]  # fmt: skip
+
+    history = [{"role": "user", "content": "add 1 to 1, then to 2"}, *turn(1), *turn(2)]
+    servers[0].enqueue(Text("2 and 3"))
+    router = Router.from_yaml(write_config(tmp_path, servers[:1], "openai"))
+    from router.aio import run_sync
+
+    answer = run_sync(router.achat(history))
+    assert answer.text == "2 and 3"
+    assert asked(servers[0])[0]["messages"] == history
+
+
+# --- item 13: content_filter ------------------------------------------------------------------------
+
+
+FILTERED_EMPTY = Replay(body=completion({"content": None}, "content_filter"),
+                        sse=(chunk({"role": "assistant"}), chunk({}, "content_filter")))  # fmt: skip
+FILTERED_PARTIAL = Replay(body=completion({"content": "Here is how to"}, "content_filter"),
+                          sse=(chunk({"content": "Here is "}), chunk({"content": "how to"}), chunk({}, "content_filter")))  # fmt: skip
+
+
+@pytest.mark.parametrize("streamed", [False, True], ids=["json", "stream"])
+@pytest.mark.parametrize("client", CLIENTS)
+def test_a_reply_the_content_filter_emptied_says_so_and_is_not_retried(
+    client: str, streamed: bool, servers: list[FakeOpenAIServer], tmp_path: Path
+) -> None:
+    servers[0].enqueue(FILTERED_EMPTY, FILTERED_EMPTY)
+    router = Router.from_yaml(write_config(tmp_path, servers, client))
+    answer = router.ask("tell me something", mode="cot", stream=streamed)
+    assert answer.finish_reason == "content_filter"
+    assert any("content filter" in w for w in answer.warnings), answer.warnings
+    assert [a.ok for a in answer.attempts] == [True] and len(servers[0].requests) == 1 and not servers[1].requests
+    assert not any("empty reply" in (a.error or "") for a in answer.attempts)
+
+    servers[0].enqueue(FILTERED_EMPTY)
+    react = router.ask("tell me something", mode="react", stream=streamed)
+    assert react.finish_reason == "content_filter" and "content filter" in react.text
+
+
+@pytest.mark.parametrize("streamed", [False, True], ids=["json", "stream"])
+def test_on_content_filter_fallback_asks_the_next_provider(streamed: bool, servers: list[FakeOpenAIServer], tmp_path: Path) -> None:
+    servers[0].enqueue(FILTERED_EMPTY)
+    servers[1].enqueue(Text("the fallback's answer"))
+    config = write_config(tmp_path, servers, "openai", extra="")
+    config.write_text(config.read_text().replace("retry: {max_wait_s: 0.01}", "retry: {max_wait_s: 0.01, on_content_filter: fallback}"))
+    answer = Router.from_yaml(config).ask("tell me something", mode="cot", stream=streamed)
+    assert answer.text == "the fallback's answer" and answer.provider == "p1"
+    assert len(servers[0].requests) == 1, "a filtered reply is never retried on the same model"
+    assert "content filter blocked" in (answer.attempts[0].error or "")
+
+
+@pytest.mark.parametrize("mode", ["cot", "react", "direct"])
+@pytest.mark.parametrize("client", CLIENTS)
+def test_a_stream_the_filter_cut_is_never_a_complete_answer(
+    client: str, mode: str, servers: list[FakeOpenAIServer], tmp_path: Path
+) -> None:
+    servers[0].enqueue(FILTERED_PARTIAL)
+    router = Router.from_yaml(write_config(tmp_path, servers[:1], client))
+    shown: list[str] = []
+    sink = lambda e: shown.append(e.text) if isinstance(e, TextEvent) else None  # noqa: E731
+    if mode == "direct":
+        from router.aio import run_sync
+
+        answer = run_sync(router.achat([{"role": "user", "content": "how do I"}], stream=True, on_event=sink))
+    else:
+        answer = router.ask("how do I", mode=mode, stream=True, on_event=sink)
+    assert answer.text.startswith("Here is how to")
+    assert answer.finish_reason == "content_filter"
+    assert any("content filter" in w for w in answer.warnings), answer.warnings
+    if mode == "react":
+        assert "content filter" in answer.text and "content filter" in "".join(shown)
+
+
+# --- item 18: an upstream echoing the Authorization header ------------------------------------------------
+
+
+@pytest.mark.parametrize("size", [1, 3, 7, 50])
+@pytest.mark.parametrize("streamed", [False, True], ids=["json", "stream"])
+@pytest.mark.parametrize("client", CLIENTS)
+def test_a_key_echoed_into_the_reply_never_reaches_the_caller(
+    client: str, streamed: bool, size: int, servers: list[FakeOpenAIServer], tmp_path: Path
+) -> None:
+    servers[0].enqueue(EchoAuthorization(chunk_size=size))
+    router = Router.from_yaml(write_config(tmp_path, servers[:1], client))
+    shown: list[str] = []
+    answer = router.ask("hi", mode="cot", stream=streamed, on_event=lambda e: shown.append(e.text) if isinstance(e, TextEvent) else None)
+    assert servers[0].requests[0].headers["authorization"] == f"Bearer {KEY}", "the key did go upstream"
+    assert answer.text == "You sent: Bearer ***"
+    assert KEY not in json.dumps(answer.to_dict())
+    if streamed:
+        assert "".join(shown) == "You sent: Bearer ***"
+        fragments = {KEY[i : i + 4] for i in range(len(KEY) - 3)}
+        assert not any(f in piece for piece in shown for f in fragments), shown  # not even a piece of it
