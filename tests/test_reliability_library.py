@@ -213,3 +213,41 @@ def test_a_key_echoed_into_the_reply_never_reaches_the_caller(
         assert "".join(shown) == "You sent: Bearer ***"
         fragments = {KEY[i : i + 4] for i in range(len(KEY) - 3)}
         assert not any(f in piece for piece in shown for f in fragments), shown  # not even a piece of it
+
+
+# --- item 16: hung sync tools ----------------------------------------------------------------------------
+
+
+@pytest.mark.timeout(120)
+def test_one_hung_sync_tool_does_not_take_the_other_tools_down(servers: list[FakeOpenAIServer], tmp_path: Path) -> None:
+    import threading
+
+    from fake_openai_server import ToolCalls
+
+    release = threading.Event()
+
+    @tool(timeout_s=0.05)
+    def lookup(key: str) -> str:
+        """A lookup whose backend hangs."""
+        release.wait(60)
+        return key
+
+    hung = tuple(("lookup", json.dumps({"key": f"k{i}"})) for i in range(70))  # more than the old 64-thread pool
+    servers[0].enqueue(ToolCalls(hung), ToolCalls((("add", '{"a": 2, "b": 3}'),)), Text("done"))
+    config = write_config(tmp_path, servers[:1], "openai", extra="loop: {max_calls_per_turn: 100}\n")
+    router = Router.from_yaml(config, registry=ToolRegistry([lookup, add]))
+    try:
+        answer = router.ask("look up 70 keys, then add 2 and 3", mode="react")
+        records = answer.tool_records
+        assert [r.tool for r in records] == ["lookup"] * 70 + ["add"]
+        assert records[-1].ok and records[-1].result == "5", records[-1]
+        assert all((r.error or "").startswith("timed out") for r in records[:70])
+
+        # the next request in the process: the hung tool is refused at once, the others run
+        servers[0].enqueue(ToolCalls((("lookup", '{"key": "again"}'), ("add", '{"a": 4, "b": 5}'))), Text("still fine"))
+        again = router.ask("look up again and add 4 and 5", mode="react")
+        refused, added = again.tool_records
+        assert "still running past their timeout" in (refused.error or "") and refused.duration_s < 0.05
+        assert added.ok and added.result == "9"
+    finally:
+        release.set()

@@ -160,13 +160,16 @@ class ToolRunner:
         work = functools.partial(tool.afn if is_async else tool.fn, **kwargs)
         if not tool.background:
             try:
-                return "run", (timeout, Pending(work, name=f"router-tool-{call.name}", is_async=is_async))
+                return "run", (timeout, Pending(work, name=f"router-tool-{call.name}", is_async=is_async, tool=call.name))
             except TooManyToolThreads as exc:
                 return failed(f"Error: {exc}. Try again later.", str(exc))
-        task = self.background.start(
-            work, call_id=call.call_id, tool=call.name, arguments=call.arguments, raw_arguments=call.raw_arguments,
-            step=step, record_index=record_index, timeout_s=timeout, is_async=is_async,
-        )  # fmt: skip
+        try:
+            task = self.background.start(
+                work, call_id=call.call_id, tool=call.name, arguments=call.arguments, raw_arguments=call.raw_arguments,
+                step=step, record_index=record_index, timeout_s=timeout, is_async=is_async,
+            )  # fmt: skip
+        except TooManyToolThreads as exc:
+            return failed(f"Error: {exc}. Try again later.", str(exc))
         content = json.dumps(
             {"background_task_id": task.task_id, "status": "running",
              "message": "The task runs in the background; its result will arrive later in a <task_notification>."},

@@ -4,8 +4,11 @@ Sync tools run in daemon threads rather than a ThreadPoolExecutor on purpose: a
 tool that hangs past its timeout is abandoned, and an abandoned executor thread
 would keep the interpreter from exiting. The number of such threads alive at once
 is bounded (``MAX_TOOL_THREADS``): a model asking for thousands of calls, or tools
-that hang and pile up, get an error result instead of a new thread. ``async def``
-tools run as tasks on the caller's loop.
+that hang and pile up, get an error result instead of a new thread. Python cannot
+kill a thread, so an abandoned one holds its slot until it returns by itself; one
+hung tool may hold at most ``MAX_ABANDONED_PER_TOOL`` of them, after which its own
+calls fail at once while every other tool keeps the rest of the pool. ``async def``
+tools run as tasks on the caller's loop (cancelled at their timeout).
 """
 
 from __future__ import annotations
@@ -22,9 +25,20 @@ from typing import Any
 _task_numbers = itertools.count(1)
 _task_lock = threading.Lock()
 
-MAX_TOOL_THREADS = 64
+MAX_TOOL_THREADS = 128
 """Sync tool threads alive at once, across the process (hung ones included)."""
+MAX_ABANDONED_PER_TOOL = 8
+"""Threads one tool may leave running past their timeout before its new calls are refused (not queued)."""
 _threads = threading.BoundedSemaphore(MAX_TOOL_THREADS)
+_abandoned: dict[str, int] = {}
+"""Per tool: calls abandoned at their timeout whose thread is still running."""
+_abandoned_lock = threading.Lock()
+
+
+def abandoned_threads(tool: str | None = None) -> int:
+    """Threads still running after their call was given up (one tool's, or all)."""
+    with _abandoned_lock:
+        return _abandoned.get(tool, 0) if tool is not None else sum(_abandoned.values())
 
 
 class TooManyToolThreads(RuntimeError):
@@ -38,7 +52,10 @@ class Pending:
     (``await wait_async``), so the async loop never blocks on a thread.
     """
 
-    def __init__(self, fn: Callable[[], Any], name: str = "router-tool", *, is_async: bool | None = None) -> None:
+    def __init__(
+        self, fn: Callable[[], Any], name: str = "router-tool", *, is_async: bool | None = None, tool: str | None = None
+    ) -> None:
+        """``tool`` names whose quota of abandoned threads this call counts against (default: ``name``)."""
         self.value: Any = None
         self.exception: BaseException | None = None
         self.started = time.perf_counter()
@@ -46,15 +63,28 @@ class Pending:
         self._done = threading.Event()
         self._waiters: list[tuple[asyncio.AbstractEventLoop, asyncio.Future[None]]] = []
         self._lock = threading.Lock()
+        self.tool = tool or name
+        self._abandoned = False
+        self._returned = False
         if is_async is None:  # callers that know (the tool runner) say so: an async __call__ is not detectable here
             is_async = inspect.iscoroutinefunction(getattr(fn, "func", fn))
         if is_async:
             self._task: asyncio.Task[None] | None = asyncio.get_running_loop().create_task(self._run_async(fn), name=name)
             return
         self._task = None
+        hung = abandoned_threads(self.tool)
+        if hung >= MAX_ABANDONED_PER_TOOL:
+            raise TooManyToolThreads(
+                f"tool {self.tool}: {hung} earlier calls are still running past their timeout; not started "
+                "(a hung tool gets no more threads; other tools are not affected)"
+            )
         if not _threads.acquire(blocking=False):
             raise TooManyToolThreads(f"{MAX_TOOL_THREADS} tool threads are still running; not started")
-        threading.Thread(target=self._run, args=(fn,), name=name, daemon=True).start()
+        try:
+            threading.Thread(target=self._run, args=(fn,), name=name, daemon=True).start()
+        except BaseException:  # "can't start new thread": the slot is not lost
+            _threads.release()
+            raise
 
     def _run(self, fn: Callable[[], Any]) -> None:
         try:
@@ -65,6 +95,13 @@ class Pending:
             self.exception = exc
         finally:
             _threads.release()
+            with _abandoned_lock:
+                if self._abandoned:  # a call given up earlier has returned at last: its tool's quota is back
+                    _abandoned[self.tool] -= 1
+                    if not _abandoned[self.tool]:
+                        del _abandoned[self.tool]
+                self._abandoned = False
+                self._returned = True
             self._finish()
 
     async def _run_async(self, fn: Callable[[], Any]) -> None:
@@ -101,7 +138,18 @@ class Pending:
             except TimeoutError:
                 if self._task is not None:
                     self._task.cancel()
+                else:
+                    self.abandon()
         return self._done.is_set()
+
+    def abandon(self) -> None:
+        """The caller gave up on this call (its timeout): a thread still running counts against its tool."""
+        if self._task is not None:
+            return
+        with _abandoned_lock:
+            if not self._abandoned and not self._returned:
+                self._abandoned = True
+                _abandoned[self.tool] = _abandoned.get(self.tool, 0) + 1
 
     @property
     def done(self) -> bool:
@@ -175,7 +223,7 @@ class BackgroundTasks:
             raw_arguments=raw_arguments,
             step=step,
             record_index=record_index,
-            pending=Pending(fn, name=f"router-{task_id}", is_async=is_async),
+            pending=Pending(fn, name=f"router-{task_id}", is_async=is_async, tool=tool),
             deadline=time.perf_counter() + timeout_s,
             timeout_s=timeout_s,
         )
@@ -189,6 +237,9 @@ class BackgroundTasks:
         """Tasks that finished (or ran out of time) since the last collect, in start order."""
         ready = [task for task in self.tasks if task.pending.done or task.timed_out]
         self.tasks = [task for task in self.tasks if task not in ready]
+        for task in ready:
+            if not task.pending.done:
+                task.pending.abandon()
         return ready
 
     async def wait_all(self) -> None:
@@ -209,4 +260,4 @@ def notification(task_id: str, tool: str, status: str, result: str) -> str:
     )
 
 
-__all__ = ["MAX_TOOL_THREADS", "BackgroundTask", "BackgroundTasks", "Pending", "TooManyToolThreads", "new_task_id", "notification"]
+__all__ = ["MAX_ABANDONED_PER_TOOL", "MAX_TOOL_THREADS", "BackgroundTask", "abandoned_threads", "BackgroundTasks", "Pending", "TooManyToolThreads", "new_task_id", "notification"]
