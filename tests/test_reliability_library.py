@@ -251,3 +251,59 @@ def test_one_hung_sync_tool_does_not_take_the_other_tools_down(servers: list[Fak
         assert added.ok and added.result == "9"
     finally:
         release.set()
+
+
+# --- item 17: config and .env reads bounded by the bytes actually read -------------------------------------
+
+
+def _cli(cwd: Path, **env: str) -> tuple[int, list[str]]:
+    """``python -m router`` in a child with 1.5 GB of address space and 20 s: an unbounded read fails the test, not the machine."""
+    import os
+    import resource
+    import subprocess
+    import sys
+
+    def limits() -> None:
+        resource.setrlimit(resource.RLIMIT_AS, (1_500_000_000, 1_500_000_000))
+
+    child_env = {k: v for k, v in os.environ.items() if k not in ("ROUTER_CONFIG", "ROUTER_PROVIDER")}
+    child_env.update(env, PYTHONPATH=str(Path(__file__).resolve().parents[1]))
+    result = subprocess.run([sys.executable, "-m", "router", "--provider", "mock", "hi"], cwd=cwd, env=child_env,
+                            capture_output=True, text=True, timeout=20, preexec_fn=limits, check=False)  # fmt: skip
+    return result.returncode, result.stderr.strip().splitlines()
+
+
+@pytest.mark.parametrize("kind", ["device", "fifo", "directory"])
+def test_a_config_that_is_not_a_regular_file_is_refused_in_one_line(kind: str, tmp_path: Path) -> None:
+    import os
+
+    if kind == "device":
+        target = "/dev/zero"  # st_size 0, endless bytes
+    elif kind == "fifo":
+        target = str(tmp_path / "providers.fifo")
+        os.mkfifo(target)  # no writer: reading it would wait forever
+    else:
+        target = str(tmp_path)
+    code, lines = _cli(tmp_path, ROUTER_CONFIG=target)
+    assert code == 2 and len(lines) == 1, lines
+    assert lines[0].startswith(f"router: error: {target}: the config file is a") and "not a regular file" in lines[0]
+
+
+def test_a_huge_dotenv_is_refused_without_reading_it(tmp_path: Path) -> None:
+    with open(tmp_path / ".env", "wb") as handle:
+        handle.truncate(200 * 1024 * 1024)  # sparse: 200 MB to read, nothing on disk
+    code, lines = _cli(tmp_path)
+    assert code == 2 and len(lines) == 1, lines
+    assert f"{tmp_path / '.env'}: .env is larger than 1,000,000 bytes" in lines[0]
+
+
+def test_a_dotenv_fifo_is_refused_and_a_virtualenv_named_dotenv_is_ignored(tmp_path: Path) -> None:
+    import os
+
+    os.mkfifo(tmp_path / ".env")
+    code, lines = _cli(tmp_path)
+    assert code == 2 and "a FIFO (named pipe), not a regular file" in lines[0], lines
+    os.unlink(tmp_path / ".env")
+    (tmp_path / ".env").mkdir()  # `python -m venv .env`
+    code, lines = _cli(tmp_path)
+    assert code == 0, lines

@@ -7,6 +7,7 @@ then the copy shipped in the package. ``ROUTER_PROVIDER`` overrides ``default``.
 from __future__ import annotations
 
 import os
+import stat
 from pathlib import Path
 from typing import Any
 
@@ -117,13 +118,52 @@ def parse_config(text: str, file: str = "<string>") -> RouterConfig:
     return _cross_checks(config, lines, file)
 
 
+MAX_DOTENV_BYTES = 1_000_000
+"""A .env holds a few keys; anything larger is not one (a 200 MB file took 30 s and 1.4 GB to parse)."""
+
+_KINDS = ((stat.S_ISDIR, "a directory"), (stat.S_ISFIFO, "a FIFO (named pipe)"), (stat.S_ISCHR, "a character device"),
+          (stat.S_ISBLK, "a block device"), (stat.S_ISSOCK, "a socket"))  # fmt: skip
+
+
+def read_bounded(path: str | os.PathLike[str], limit: int, what: str) -> bytes:
+    """The bytes of a regular file of at most ``limit`` bytes, counted as they are read.
+
+    ``st_size`` alone is no bound: it is 0 for ``/dev/zero`` and for files under
+    /proc, and a file may grow while it is read. The file is opened without blocking,
+    so a FIFO is refused at once instead of waiting forever for a writer; devices,
+    directories and sockets are refused too. Errors name the file (``ConfigError``).
+    """
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0))
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            kind = next((name for test, name in _KINDS if test(info.st_mode)), "not a regular file")
+            raise ConfigError(f"{what} is {kind}, not a regular file; refusing to read it", path=str(path))
+        if info.st_size > limit:
+            raise ConfigError(f"{what} is larger than {limit:,} bytes ({info.st_size:,}); refusing to read it", path=str(path))
+        chunks: list[bytes] = []
+        total = 0
+        while piece := os.read(fd, min(1 << 16, limit + 1 - total)):
+            chunks.append(piece)
+            total += len(piece)
+            if total > limit:
+                raise ConfigError(f"{what} is larger than {limit:,} bytes (more arrived as it was read); refusing to read it", path=str(path))
+        return b"".join(chunks)
+    finally:
+        os.close(fd)
+
+
 def _load_dotenv() -> str | None:
-    """Keys may live in ./.env; variables already set always win. Returns the file read, if any."""
+    """Keys may live in ./.env; variables already set always win. Returns the file read, if any.
+
+    A directory named .env (a virtualenv) is not a .env file and is passed over."""
     env_file = Path.cwd() / ".env"
-    if not env_file.is_file():
+    if not os.path.lexists(env_file) or env_file.is_dir():
         return None
     try:
-        raw = env_file.read_bytes()
+        raw = read_bounded(env_file, MAX_DOTENV_BYTES, ".env")
+    except FileNotFoundError:
+        return None  # a dangling symlink: there is no .env
     except OSError as exc:
         raise ConfigError(f"cannot read .env: {exc.__class__.__name__}", path=str(env_file)) from exc
     try:
@@ -160,9 +200,7 @@ def load_config(path: str | os.PathLike[str] | None = None) -> RouterConfig:
     env_file = _load_dotenv()
     file, origin = config_path(path)
     try:
-        if Path(file).stat().st_size > MAX_CONFIG_BYTES:
-            raise ConfigError(f"the file is larger than {MAX_CONFIG_BYTES:,} bytes; refusing to read it", path=file)
-        text = Path(file).read_text(encoding="utf-8")
+        text = read_bounded(file, MAX_CONFIG_BYTES, "the config file").decode("utf-8")
     except FileNotFoundError as exc:
         where = f" (from {origin})" if origin != "argument" else ""
         hint = ""
@@ -187,4 +225,4 @@ def load_config(path: str | os.PathLike[str] | None = None) -> RouterConfig:
     return config
 
 
-__all__ = ["config_path", "load_config", "parse_config"]
+__all__ = ["MAX_DOTENV_BYTES", "config_path", "load_config", "parse_config", "read_bounded"]
