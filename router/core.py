@@ -62,7 +62,7 @@ class Router:
             self._clients[self.resolve_provider(name)] = client
         self._built: dict[tuple[str, str], LLMClient] = {}
         self._registry = registry
-        self._sleep = sleep if sleep is not None else asyncio.sleep
+        self._sleep = _awaitable_sleep(sleep)
         self.state = make_store(config)  # in-process, or Redis shared by every process of the deployment
         self._protocol_memory = ProtocolMemory(self.state)  # providers that refused native tools
         self._cache = None
@@ -388,6 +388,26 @@ class Router:
             if attempt.ok:
                 self._latency.observe(attempt.provider, attempt.model, attempt.latency_s)
         return finish_answer(result, plan, route, started, self.config, mode=mode, mode_reason=mode_reason)
+
+
+def _awaitable_sleep(sleep: Callable[[float], Any] | None) -> Callable[[float], Any]:
+    """``Router(sleep=...)``: a coroutine function, or a plain one (``time.sleep``, a recorder in a test)
+    that the retry waits call and await only if it hands back an awaitable. Checked here, not mid-retry."""
+    if sleep is None:
+        return asyncio.sleep
+    if not callable(sleep):
+        raise UsageError(f"Router(sleep=...) takes a function of the seconds to wait, got {type(sleep).__name__}")
+    import inspect
+
+    if inspect.iscoroutinefunction(sleep):
+        return sleep
+
+    async def awaited(seconds: float) -> None:
+        result = sleep(seconds)
+        if inspect.isawaitable(result):
+            await result
+
+    return awaited
 
 
 def _is_auto(model: str | None) -> bool:

@@ -307,3 +307,38 @@ def test_a_dotenv_fifo_is_refused_and_a_virtualenv_named_dotenv_is_ignored(tmp_p
     (tmp_path / ".env").mkdir()  # `python -m venv .env`
     code, lines = _cli(tmp_path)
     assert code == 0, lines
+
+
+# --- item 21: Router(sleep=...) ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("kind", ["plain", "coroutine", "returns-awaitable"])
+def test_router_sleep_may_be_a_plain_or_a_coroutine_function(kind: str, servers: list[FakeOpenAIServer], tmp_path: Path) -> None:
+    import asyncio
+
+    from fake_openai_server import RateLimited
+
+    waits: list[float] = []
+
+    async def coroutine(seconds: float) -> None:
+        waits.append(seconds)
+
+    def returns_awaitable(seconds: float) -> Any:
+        waits.append(seconds)
+        return asyncio.sleep(0)
+
+    sleep = {"plain": waits.append, "coroutine": coroutine, "returns-awaitable": returns_awaitable}[kind]
+    servers[0].enqueue(RateLimited(retry_after=0.01), Text("after the wait"))
+    config = write_config(tmp_path, servers[:1], "openai").read_text().replace("max_wait_s: 0.01", "max_wait_s: 5")
+    (tmp_path / "providers.yaml").write_text(config)
+    router = Router.from_yaml(tmp_path / "providers.yaml", sleep=sleep)
+    assert router.ask("hi", mode="cot").text == "after the wait"
+    assert waits == [0.01]
+
+
+def test_router_sleep_that_is_no_function_is_refused_at_construction(tmp_path: Path, servers: list[FakeOpenAIServer]) -> None:
+    from router.errors import UsageError
+
+    with pytest.raises(UsageError) as caught:
+        Router.from_yaml(write_config(tmp_path, servers[:1], "openai"), sleep=0.5)
+    assert str(caught.value) == "Router(sleep=...) takes a function of the seconds to wait, got float"
