@@ -19,6 +19,12 @@ providers:
     models: [{{id: second-model, default: true}}]
 """
 
+# This demo writes its own providers.yaml and sets ROUTER_PROVIDER itself; a value from your shell
+# (ROUTER_PROVIDER=mock, as the README runs the examples) names a provider this YAML does not have.
+inherited = os.environ.pop("ROUTER_PROVIDER", None)
+if inherited:
+    print(f"(ROUTER_PROVIDER={inherited} from the environment is set aside: this demo's YAML has its own providers)")
+
 with tempfile.TemporaryDirectory() as folder:
     path = Path(folder) / "providers.yaml"
     for default in ("first", "second"):

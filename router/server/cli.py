@@ -100,7 +100,7 @@ def main(argv: list[str], *, stderr: TextIO | None = None) -> int:
         import starlette  # noqa: F401
         import uvicorn
     except ImportError as exc:
-        err.write(f"router serve: error: {exc.name} is not installed: pip install 'router[server]'\n")
+        err.write(f"router serve: error: {exc.name} is not installed: run pip install -e \".[server]\" in the router checkout\n")
         return EXIT_USAGE
     from router.errors import RouterError
 

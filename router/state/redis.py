@@ -161,7 +161,8 @@ class RedisStore:
         self.display_url = redact_url(url)
         if importlib.util.find_spec("redis") is None:
             raise ConfigError(
-                f"state: Redis at {self.display_url} needs the redis package: pip install 'router[redis]'"
+                f"state: Redis at {self.display_url} needs the redis package: "
+                'run pip install -e ".[redis]" in the router checkout'
             )
         self._prefix = key_prefix
         self._timeout_s = timeout_s
