@@ -361,3 +361,30 @@ def test_serve_without_the_server_extra_names_the_checkout_install() -> None:
     out = subprocess.run([sys.executable, "-c", code], cwd=root, capture_output=True, text=True, timeout=60, check=False)
     assert out.returncode == 2
     assert out.stderr == 'router serve: error: starlette is not installed: run pip install -e ".[server]" in the router checkout\n'
+
+
+# --- item 23: the suite says what it skipped and why ---------------------------------------------------------
+
+
+def test_the_suite_ends_with_what_it_skipped_and_why(tmp_path: Path) -> None:
+    import os
+    import subprocess
+    import sys
+
+    (tmp_path / "test_needs_redis.py").write_text(
+        "import pytest\n\n"
+        "@pytest.mark.parametrize('n', range(3))\n"
+        "def test_store(n):\n"
+        "    pytest.skip('redis-server is not installed (apt-get install redis-server)')\n\n"
+        "def test_plain():\n"
+        "    assert True\n",
+        encoding="utf-8",
+    )
+    tests = str(Path(__file__).resolve().parent)
+    env = {**os.environ, "PYTHONPATH": tests}
+    out = subprocess.run([sys.executable, "-m", "pytest", "-p", "skip_summary", "-p", "no:cacheprovider", "-q", str(tmp_path)],
+                         cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120, check=False)  # fmt: skip
+    assert out.returncode == 0, out.stdout
+    tail = out.stdout[out.stdout.index("3 test(s) SKIPPED: they did not run") :]
+    assert "    3 x redis-server is not installed (apt-get install redis-server)" in tail
+    assert "-> install Debian's redis-server" in tail

@@ -260,4 +260,4 @@ def notification(task_id: str, tool: str, status: str, result: str) -> str:
     )
 
 
-__all__ = ["MAX_ABANDONED_PER_TOOL", "MAX_TOOL_THREADS", "BackgroundTask", "abandoned_threads", "BackgroundTasks", "Pending", "TooManyToolThreads", "new_task_id", "notification"]
+__all__ = ["MAX_ABANDONED_PER_TOOL", "MAX_TOOL_THREADS", "BackgroundTask", "BackgroundTasks", "Pending", "TooManyToolThreads", "abandoned_threads", "new_task_id", "notification"]
