@@ -378,3 +378,114 @@ def test_usage_inside_the_choice_of_a_stream(kind: str, fake_server: FakeOpenAIS
     usage = {"prompt_tokens": 12, "completion_tokens": 5, "total_tokens": 17}
     fake_server.enqueue(Replay(sse=(chunk({"content": "hi"}), chunk({}, "stop", usage=usage))))
     assert ask(build(kind, fake_server), True).usage == Usage(12, 5, 17)
+
+
+# --- every recorded quirk in both modes (issue 18) ------------------------------------------------------------
+
+
+def _as_stream(body: dict[str, Any]) -> tuple[Any, ...]:
+    """A recorded JSON reply as the chunks the same server would stream: top-level fields kept, each tool
+    call in two argument fragments by index, then the finish chunk and a usage chunk."""
+    head = {k: v for k, v in body.items() if k not in ("choices", "usage", "object")}
+    choice = body["choices"][0]
+    message = choice["message"]
+
+    def piece(delta: dict[str, Any], finish: str | None = None) -> dict[str, Any]:
+        return {**head, "object": "chat.completion.chunk", "choices": [{"index": 0, "delta": delta, "finish_reason": finish}]}
+
+    chunks = [piece({"role": "assistant", "content": ""})]
+    if message.get("reasoning_content"):
+        chunks.append(piece({"reasoning_content": message["reasoning_content"]}))
+    if message.get("content"):
+        chunks.append(piece({"content": message["content"]}))
+    for i, made in enumerate(message.get("tool_calls") or ()):
+        arguments = made["function"]["arguments"]
+        first = {**made, "index": i, "function": {"name": made["function"]["name"], "arguments": arguments[: len(arguments) // 2]}}
+        chunks += [piece({"tool_calls": [first]}), piece({"tool_calls": [{"index": i, "function": {"arguments": arguments[len(arguments) // 2 :]}}]})]
+    chunks.append(piece({}, choice["finish_reason"]))
+    chunks.append({**head, "object": "chat.completion.chunk", "choices": [], "usage": body.get("usage")})
+    return (*chunks, "[DONE]")
+
+
+def _as_json(chunks: tuple[Any, ...]) -> dict[str, Any]:
+    """A recorded stream as the one JSON reply it adds up to (fragments joined by index, in this test's own
+    simple way, so the assembler under test is not checked against itself)."""
+    objects = [c for c in chunks if isinstance(c, dict)]
+    text, reasoning, calls, finish, usage = "", "", {}, None, None
+    for item in objects:
+        usage = item.get("usage") or usage
+        for choice in item.get("choices") or ():
+            delta = choice.get("delta") or {}
+            text += delta.get("content") or ""
+            reasoning += delta.get("reasoning_content") or ""
+            for fragment in delta.get("tool_calls") or ():
+                slot = calls.setdefault(fragment.get("index", len(calls)), {"id": "", "type": "function", "function": {"name": "", "arguments": ""}})
+                slot["id"] = slot["id"] or fragment.get("id") or ""
+                slot["function"]["name"] = slot["function"]["name"] or (fragment.get("function") or {}).get("name") or ""
+                slot["function"]["arguments"] += (fragment.get("function") or {}).get("arguments") or ""
+            finish = choice.get("finish_reason") or finish
+    message = {"role": "assistant", "content": text or None, "tool_calls": [calls[i] for i in sorted(calls)]}
+    if reasoning:
+        message["reasoning_content"] = reasoning
+    head = {k: v for k, v in objects[0].items() if k not in ("choices", "usage", "object")}
+    return {**head, "object": "chat.completion", "choices": [{"index": 0, "message": message, "finish_reason": finish}], "usage": usage}
+
+
+def _both_modes(name: str) -> tuple[dict[str, Any], tuple[Any, ...]]:
+    replay = cassette(name)
+    if replay.body is not None:
+        return replay.body, _as_stream(replay.body)
+    assert replay.sse is not None
+    return _as_json(replay.sse), replay.sse
+
+
+@pytest.mark.parametrize("name", cassette_names())
+def test_recorded_replies_in_both_modes(kind: str, streamed: bool, name: str, fake_server: FakeOpenAIServer) -> None:
+    body, sse = _both_modes(name)
+    fake_server.enqueue(Replay(body=body, sse=sse))
+    response = ask(build(kind, fake_server), streamed)
+    recorded = body["choices"][0]["message"]
+    assert response.finish_reason == "tool_calls"
+    assert [(c.id, c.name, json.loads(c.arguments)) for c in response.message.tool_calls] == [
+        (c["id"], c["function"]["name"], json.loads(c["function"]["arguments"])) for c in recorded["tool_calls"]
+    ]
+    assert (response.message.content or None) == (recorded.get("content") or None)
+    assert response.message.reasoning_content == (recorded.get("reasoning_content") or None)
+    assert response.usage.total_tokens == body["usage"]["total_tokens"]
+
+
+KIMI_TURNS = ["TestOpenAICompatibleCommon__groq-kimi-k2__multi_tool", "TestOpenAICompatibleCommon__avian-kimi__multi_tool_streaming"]
+
+
+@pytest.mark.parametrize("name", KIMI_TURNS)
+def test_turn_scoped_kimi_ids_go_back_unchanged_turn_after_turn(kind: str, streamed: bool, name: str, fake_server: FakeOpenAIServer) -> None:
+    """Kimi numbers its calls per turn (functions.add:0 every turn): two recorded turns in one history are a
+    valid chain, and both clients send it back exactly as it came."""
+    from router.loop.chain import validate_messages
+
+    body, sse = _both_modes(name)
+    history: list[dict[str, Any]] = list(QUESTION)
+    for _turn in range(2):
+        fake_server.enqueue(Replay(body=body, sse=sse))
+        message = ask(build(kind, fake_server), streamed, history).message
+        history.append(message.to_dict())
+        history += [{"role": "tool", "tool_call_id": c.id, "content": "5"} for c in message.tool_calls]
+    ids = [[c["id"] for c in m["tool_calls"]] for m in history if m.get("tool_calls")]
+    assert ids == [["functions.add:0", "functions.multiply:1"]] * 2
+    assert validate_messages(history) == []
+    fake_server.enqueue(Replay(body=completion({"content": "5 and 6"}), sse=(chunk({"content": "5 and 6"}), chunk({}, "stop"))))
+    assert ask(build(kind, fake_server), streamed, history).message.content == "5 and 6"
+    sent = fake_server.last_body["messages"]
+    assert [[c["id"] for c in m["tool_calls"]] for m in sent if m.get("tool_calls")] == ids
+    assert [m.get("tool_call_id") for m in sent if m["role"] == "tool"] == [i for turn in ids for i in turn]
+
+
+def test_content_filter_with_no_content_is_a_filtered_reply_not_a_malformed_one(
+    kind: str, streamed: bool, fake_server: FakeOpenAIServer
+) -> None:
+    """The other content_filter shape (OpenAI / Azure): nothing left of the reply, ``content: null``."""
+    fake_server.enqueue(Replay(body=completion({"content": None}, "content_filter"),
+                               sse=(chunk({"role": "assistant"}), chunk({}, "content_filter"))))  # fmt: skip
+    response = ask(build(kind, fake_server), streamed)
+    assert response.finish_reason == "content_filter"
+    assert not response.message.content and not response.message.tool_calls
