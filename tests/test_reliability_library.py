@@ -241,7 +241,9 @@ def test_one_hung_sync_tool_does_not_take_the_other_tools_down(servers: list[Fak
         records = answer.tool_records
         assert [r.tool for r in records] == ["lookup"] * 70 + ["add"]
         assert records[-1].ok and records[-1].result == "5", records[-1]
-        assert all((r.error or "").startswith("timed out") for r in records[:70])
+        errors = [r.error or "" for r in records[:70]]
+        assert errors.count("timed out after 0.05 s") == 32, "no tool holds more than a quarter of the pool"
+        assert errors[32:] == ["tool lookup already has 32 calls running; not started"] * 38
 
         # the next request in the process: the hung tool is refused at once, the others run
         servers[0].enqueue(ToolCalls((("lookup", '{"key": "again"}'), ("add", '{"a": 4, "b": 5}'))), Text("still fine"))
@@ -388,3 +390,39 @@ def test_the_suite_ends_with_what_it_skipped_and_why(tmp_path: Path) -> None:
     tail = out.stdout[out.stdout.index("3 test(s) SKIPPED: they did not run") :]
     assert "    3 x redis-server is not installed (apt-get install redis-server)" in tail
     assert "-> install Debian's redis-server" in tail
+
+
+# --- item 13 over HTTP: the server passes the filter on ---------------------------------------------------
+
+
+@pytest.mark.parametrize("mode", [None, "cot"])
+@pytest.mark.parametrize("streamed", [False, True], ids=["json", "stream"])
+def test_the_server_says_a_reply_was_filtered(
+    mode: str | None, streamed: bool, fake_server: FakeOpenAIServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from openai import OpenAI
+    from server_harness import SERVER_KEY, UPSTREAM_KEY_ENV, ServerThread, upstream_config
+
+    from router.config import ServerSettings
+    from router.server.app import create_app
+    from router.server.auth import KeyCheck
+
+    monkeypatch.setenv(UPSTREAM_KEY_ENV, "sk-upstream-test")
+    fake_server.enqueue(FILTERED_PARTIAL if streamed else FILTERED_EMPTY)
+    app = create_app(Router(upstream_config(fake_server.base_url)), ServerSettings(), keys=KeyCheck([SERVER_KEY.encode()]))
+    server = ServerThread(app).start()
+    try:
+        client = OpenAI(base_url=server.url + "/v1", api_key=SERVER_KEY, max_retries=0)
+        extra = {"extra_body": {"mode": mode}} if mode else {}
+        messages = [{"role": "user", "content": "how do I"}]
+        if streamed:
+            chunks = list(client.chat.completions.create(model="fake", messages=messages, stream=True, **extra))
+            finish = [c.choices[0].finish_reason for c in chunks if c.choices and c.choices[0].finish_reason]
+            assert "".join(c.choices[0].delta.content or "" for c in chunks if c.choices).startswith("Here is how to")
+        else:
+            completion = client.chat.completions.create(model="fake", messages=messages, **extra)
+            finish = [completion.choices[0].finish_reason]
+        assert finish == ["content_filter"]
+        assert len(fake_server.requests) == 1
+    finally:
+        server.stop()

@@ -5,9 +5,10 @@ tool that hangs past its timeout is abandoned, and an abandoned executor thread
 would keep the interpreter from exiting. The number of such threads alive at once
 is bounded (``MAX_TOOL_THREADS``): a model asking for thousands of calls, or tools
 that hang and pile up, get an error result instead of a new thread. Python cannot
-kill a thread, so an abandoned one holds its slot until it returns by itself; one
-hung tool may hold at most ``MAX_ABANDONED_PER_TOOL`` of them, after which its own
-calls fail at once while every other tool keeps the rest of the pool. ``async def``
+kill a thread, so an abandoned one holds its slot until it returns by itself; once a
+tool has ``MAX_ABANDONED_PER_TOOL`` of them its new calls fail at once, and no tool ever
+holds more than ``MAX_THREADS_PER_TOOL`` threads, so every other tool keeps the rest of the
+pool however many parallel calls a hung one was asked for. ``async def``
 tools run as tasks on the caller's loop (cancelled at their timeout).
 """
 
@@ -29,9 +30,13 @@ MAX_TOOL_THREADS = 128
 """Sync tool threads alive at once, across the process (hung ones included)."""
 MAX_ABANDONED_PER_TOOL = 8
 """Threads one tool may leave running past their timeout before its new calls are refused (not queued)."""
+MAX_THREADS_PER_TOOL = MAX_TOOL_THREADS // 4
+"""Threads one tool may have alive at once (running or abandoned): a quarter of the pool."""
 _threads = threading.BoundedSemaphore(MAX_TOOL_THREADS)
 _abandoned: dict[str, int] = {}
 """Per tool: calls abandoned at their timeout whose thread is still running."""
+_alive: dict[str, int] = {}
+"""Per tool: threads alive (running, abandoned or not)."""
 _abandoned_lock = threading.Lock()
 
 
@@ -72,18 +77,22 @@ class Pending:
             self._task: asyncio.Task[None] | None = asyncio.get_running_loop().create_task(self._run_async(fn), name=name)
             return
         self._task = None
-        hung = abandoned_threads(self.tool)
-        if hung >= MAX_ABANDONED_PER_TOOL:
-            raise TooManyToolThreads(
-                f"tool {self.tool}: {hung} earlier calls are still running past their timeout; not started "
-                "(a hung tool gets no more threads; other tools are not affected)"
-            )
-        if not _threads.acquire(blocking=False):
-            raise TooManyToolThreads(f"{MAX_TOOL_THREADS} tool threads are still running; not started")
+        with _abandoned_lock:
+            hung, alive = _abandoned.get(self.tool, 0), _alive.get(self.tool, 0)
+            if hung >= MAX_ABANDONED_PER_TOOL:
+                raise TooManyToolThreads(
+                    f"tool {self.tool}: {hung} earlier calls are still running past their timeout; not started "
+                    "(a hung tool gets no more threads; other tools are not affected)"
+                )
+            if alive >= MAX_THREADS_PER_TOOL:
+                raise TooManyToolThreads(f"tool {self.tool} already has {alive} calls running; not started")
+            if not _threads.acquire(blocking=False):
+                raise TooManyToolThreads(f"{MAX_TOOL_THREADS} tool threads are still running; not started")
+            _alive[self.tool] = alive + 1
         try:
             threading.Thread(target=self._run, args=(fn,), name=name, daemon=True).start()
         except BaseException:  # "can't start new thread": the slot is not lost
-            _threads.release()
+            self._release()
             raise
 
     def _run(self, fn: Callable[[], Any]) -> None:
@@ -94,15 +103,22 @@ class Pending:
         except BaseException as exc:  # the loop turns any failure into a tool message
             self.exception = exc
         finally:
-            _threads.release()
-            with _abandoned_lock:
-                if self._abandoned:  # a call given up earlier has returned at last: its tool's quota is back
-                    _abandoned[self.tool] -= 1
-                    if not _abandoned[self.tool]:
-                        del _abandoned[self.tool]
-                self._abandoned = False
-                self._returned = True
+            self._release()
             self._finish()
+
+    def _release(self) -> None:
+        """The thread's slots back: the pool's, its tool's, and its tool's abandoned quota when it was given up."""
+        with _abandoned_lock:
+            _threads.release()
+            _alive[self.tool] -= 1
+            if not _alive[self.tool]:
+                del _alive[self.tool]
+            if self._abandoned:  # a call given up earlier has returned at last
+                _abandoned[self.tool] -= 1
+                if not _abandoned[self.tool]:
+                    del _abandoned[self.tool]
+            self._abandoned = False
+            self._returned = True
 
     async def _run_async(self, fn: Callable[[], Any]) -> None:
         try:
@@ -260,4 +276,4 @@ def notification(task_id: str, tool: str, status: str, result: str) -> str:
     )
 
 
-__all__ = ["MAX_ABANDONED_PER_TOOL", "MAX_TOOL_THREADS", "BackgroundTask", "BackgroundTasks", "Pending", "TooManyToolThreads", "abandoned_threads", "new_task_id", "notification"]
+__all__ = ["MAX_ABANDONED_PER_TOOL", "MAX_THREADS_PER_TOOL", "MAX_TOOL_THREADS", "BackgroundTask", "BackgroundTasks", "Pending", "TooManyToolThreads", "abandoned_threads", "new_task_id", "notification"]
