@@ -10,6 +10,11 @@ ratio to the slowest baseline, and the process's peak RSS (which also covers
 memory tracemalloc cannot see, such as libyaml's). Targets (asserted here, never in unit tests):
 worst hostile input <= 0.5 s and <= 64 MB peak. Exit status 1 when missed.
 
+Issue 18 adds, each in its own function: config files that are no files (``/dev/zero``,
+a FIFO, a 200 MB sparse ``.env``: item 17, timed and traced like the rest) and hung sync
+tools (item 16: a healthy tool's calls after 200 abandoned calls of a hung one, against
+the same calls with nothing hung; target: every healthy call succeeds, p50 within 2x).
+
     python bench/hostile_inputs.py [--repeats 3]
 """
 
@@ -91,6 +96,107 @@ def calculator_inputs() -> dict[str, str]:
     }
 
 
+def config_file_inputs(folder: Path) -> dict[str, Callable[[], object]]:
+    """Item 17: ``load_config`` on files that are no config files; each must end in a ConfigError at once."""
+    import os
+
+    from router.config import load_config
+
+    fifo = folder / "providers.fifo"
+    os.mkfifo(fifo)
+    huge_env = folder / "huge-env"
+    huge_env.mkdir()
+    with open(huge_env / ".env", "wb") as handle:
+        handle.truncate(200 * 1024 * 1024)  # sparse: 200 MB to read, nothing on disk
+    big = folder / "big.yaml"
+    big.write_text("#" * (MAX_CONFIG_BYTES + 1), encoding="utf-8")
+
+    def refused(path: str | Path, cwd: Path | None = None) -> None:
+        previous = Path.cwd()
+        if cwd is not None:
+            os.chdir(cwd)
+        try:
+            load_config(path)
+        except ConfigError:
+            return
+        finally:
+            os.chdir(previous)
+        raise AssertionError(f"{path} was loaded")
+
+    return {
+        "config: ROUTER_CONFIG=/dev/zero": lambda: refused("/dev/zero"),
+        "config: a FIFO with no writer": lambda: refused(fifo),
+        "config: a directory": lambda: refused(folder),
+        "config: 1 MB + 1 byte": lambda: refused(big),
+        "config: 200 MB sparse .env": lambda: refused(REPO / "providers.yaml", cwd=huge_env),
+    }
+
+
+def hung_tool_figures(hung_calls: int = 200, healthy_requests: int = 200) -> tuple[str, bool]:
+    """Item 16: a healthy sync tool's calls while a hung one has abandoned ``hung_calls`` calls.
+
+    Baseline: the same requests (one ``add`` call each, through ``run_tools``) with nothing hung,
+    measured in this run. Returns (the printed line, target met)."""
+    import statistics
+    import threading
+
+    from router.clients.mock import ScriptedLLM, text_response, tool_call_response
+    from router.config import LoopSettings
+    from router.loop.run import run_tools
+    from router.loop.workers import MAX_ABANDONED_PER_TOOL, MAX_THREADS_PER_TOOL, abandoned_threads
+    from router.tools.registry import ToolRegistry, tool
+
+    release = threading.Event()
+
+    @tool(timeout_s=0.02)
+    def lookup(key: str) -> str:
+        """Hangs until the bench ends."""
+        release.wait(120)
+        return key
+
+    @tool
+    def add(a: int, b: int) -> int:
+        """Adds."""
+        return a + b
+
+    registry = ToolRegistry([lookup, add])
+    question = [{"role": "user", "content": "x"}]
+
+    def healthy() -> list[float]:
+        times, ok = [], 0
+        for i in range(healthy_requests):
+            llm = ScriptedLLM([tool_call_response(("add", {"a": i, "b": 1})), text_response("ok")])
+            started = time.perf_counter()
+            answer = run_tools(llm, question, registry, max_steps=2)
+            times.append(time.perf_counter() - started)
+            ok += answer.tool_records[0].ok
+        times.append(ok)
+        return times
+
+    try:
+        healthy()  # warm-up: the core loop, imports
+        *base, base_ok = healthy()
+        threads_before = threading.active_count()
+        calls = [("lookup", {"key": f"k{i}"}) for i in range(hung_calls)]  # asked in parallel, in one turn
+        llm = ScriptedLLM([tool_call_response(*calls), text_response("ok")])
+        run_tools(llm, question, registry, max_steps=2, settings=LoopSettings(max_calls_per_turn=hung_calls))
+        held = abandoned_threads("lookup")
+        *after, after_ok = healthy()
+        threads = threading.active_count() - threads_before
+    finally:
+        release.set()
+    ratio = statistics.median(after) / statistics.median(base)
+    met = after_ok == healthy_requests and ratio <= 2.0
+    line = (
+        f"hung tool: {hung_calls} parallel calls of a hung sync tool, {held} threads held by it (at most "
+        f"{MAX_THREADS_PER_TOOL}; refused once {MAX_ABANDONED_PER_TOOL} are abandoned), {threads} more threads alive; "
+        f"healthy tool after: {after_ok}/{healthy_requests} ok "
+        f"(baseline {base_ok}/{healthy_requests}), p50 {statistics.median(after) * 1000:.2f} ms vs "
+        f"{statistics.median(base) * 1000:.2f} ms, ratio {ratio:.2f}x; target all ok and <= 2x {'OK' if met else 'MISSED'}"
+    )
+    return line, met
+
+
 def _load_yaml(text: str) -> None:
     try:
         parse_config(text, "bench.yaml")
@@ -134,6 +240,10 @@ def main() -> int:
         hostile[f"yaml: {name}"] = lambda text=text: _load_yaml(text)
     for name, text in calculator_inputs().items():
         hostile[f"calculator: {name}"] = lambda text=text: calculator(text)
+    import tempfile
+
+    scratch = tempfile.TemporaryDirectory()
+    hostile.update(config_file_inputs(Path(scratch.name)))
 
     print(f"python {sys.version.split()[0]}, worst of {args.repeats} runs each, peak memory by tracemalloc")
     base_time = base_memory = 0.0
@@ -164,7 +274,10 @@ def main() -> int:
     )
     rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # kB on Linux
     print(f"process peak RSS over the whole run (C parser included): {rss:.0f} MB")
-    return 0 if time_ok and memory_ok else 1
+    scratch.cleanup()
+    hung_line, hung_ok = hung_tool_figures()
+    print(hung_line)
+    return 0 if time_ok and memory_ok and hung_ok else 1
 
 
 if __name__ == "__main__":
