@@ -91,6 +91,8 @@ _EXPORTS: dict[str, str] = {
     "MessageChainError": "errors",
     "LoopLimitError": "errors",
     "ScriptExhaustedError": "errors",
+    "UnknownAnswerError": "errors",
+    "FeedbackRefusedError": "errors",
 }
 
 __all__ = sorted(_EXPORTS)
@@ -124,6 +126,7 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs only
         AuthenticationError,
         BadRequestError,
         ConfigError,
+        FeedbackRefusedError,
         LoopLimitError,
         MalformedResponseError,
         MessageChainError,
@@ -138,6 +141,7 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs only
         ToolDefinitionError,
         ToolError,
         ToolsUnsupportedError,
+        UnknownAnswerError,
         UsageError,
     )
     from router.loop.chain import format_chain, validate_messages

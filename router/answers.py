@@ -22,7 +22,8 @@ if TYPE_CHECKING:
 
 
 def finish_answer(
-    result: Answer, plan: Plan, route: Route, started: float, config: RouterConfig, *, mode: str, mode_reason: str
+    result: Answer, plan: Plan, route: Route, started: float, config: RouterConfig, *, mode: str, mode_reason: str,
+    answer_id: str = "",
 ) -> Answer:
     """``result`` with who answered, why, the whole attempt record, the cost and the warnings."""
     answered = next((a for a in reversed(result.attempts) if a.ok), None)
@@ -43,6 +44,7 @@ def finish_answer(
         latency_s=round(time.perf_counter() - started, 4),
         attempts=(*plan.skips_before(provider, model), *result.attempts),
         warnings=tuple(warnings),
+        id=answer_id or result.id,
     )
 
 

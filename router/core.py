@@ -33,6 +33,8 @@ from router.types import Answer, DoneEvent, Event, ModeEvent, NoticeEvent, Reque
 if TYPE_CHECKING:
     from router.clients.base import LLMClient
     from router.config import LoopSettings, RouterConfig
+    from router.routing.learning import Decision, Learner
+    from router.routing.outcomes import OutcomeBook
     from router.routing.plan import Plan
 
 EventSink = Callable[[Event], None]
@@ -47,6 +49,7 @@ class Router:
         registry: Any = None,
         sleep: Callable[[float], Any] | None = None,
         telemetry: Any = None,
+        clock: Callable[[], float] | None = None,
     ) -> None:
         from router.config import RouterConfig
         from router.loop.run import ProtocolMemory
@@ -78,6 +81,14 @@ class Router:
         from router.telemetry import from_environment
 
         self._telemetry = telemetry if telemetry is not None else from_environment()  # None: tracing off, no cost
+        self._learner: Learner | None = None
+        self._outcomes: OutcomeBook | None = None
+        if config.routing.learning.enabled:  # routing.learning: outcomes adjust the tier choice per kind
+            from router.routing.learning import Learner
+            from router.routing.outcomes import OutcomeBook
+
+            self._learner = Learner(config.routing.learning, self.state, clock=clock or time.time)
+            self._outcomes = OutcomeBook(self._learner, config.routing.learning)
 
     @classmethod
     def from_yaml(cls, path: str | os.PathLike[str] | None = None, **kwargs: Any) -> Router:
@@ -109,16 +120,23 @@ class Router:
     def plan(self, route: Route, *, needs_tools: bool, prompt_tokens: int = 0) -> Plan:
         return planning.plan(self.config, route, needs_tools=needs_tools, injected=self._clients, prompt_tokens=prompt_tokens)
 
-    def _auto(self, route: Route, question: str, mode: str, requested: bool) -> Route:
-        """``model="auto"`` or ``routing.strategy: auto``: the tier and model for this question and mode.
-        An explicit request (a provider or model named anywhere) always wins."""
+    async def _auto(self, route: Route, question: str, mode: str, requested: bool) -> tuple[Route, Decision | None]:
+        """``model="auto"`` or ``routing.strategy: auto``: the tier and model for this question and mode,
+        and the decision the learner counts the outcome for. An explicit request (a provider or model
+        named anywhere) always wins, and is never explored."""
         if route.explicit or not (requested or self.config.routing.strategy == "auto") or not self.config.routing.tiers:
-            return route
-        choice = choose(question, mode, self.config, self._latency)
+            return route, None
+        advice = await self._learner.advise(question, self.config.routing.tiers) if self._learner else None
+        choice = choose(question, mode, self.config, self._latency, advice)
         if not choice.candidates:
-            return route
+            return route, None
         (provider, model), rest = choice.candidates[0], choice.candidates[1:]
-        return Route(provider, model, choice.reason, explicit=False, alternatives=rest)
+        decision = None
+        if advice is not None:
+            from router.routing.learning import Decision
+
+            decision = Decision(advice.kind, choice.tier, "", choice.score or 0.0, choice.explored)
+        return Route(provider, model, choice.reason, explicit=False, alternatives=rest), decision
 
     def client_for(self, provider: str, model: str) -> LLMClient:
         if provider in self._clients:
@@ -196,9 +214,14 @@ class Router:
         max_steps: int | None = None,
         loop: LoopSettings | None = None,
         options: RequestOptions | None = None,
+        answer_id: str | None = None,
+        caller: str | None = None,
     ) -> Answer:
         """Answer one question. ``on_event`` sees notices, the mode, the route, tool calls
-        as they happen and, with ``stream=True``, the text deltas of the answer."""
+        as they happen and, with ``stream=True``, the text deltas of the answer.
+
+        ``answer_id`` becomes ``Answer.id`` (the server passes its response id; else one is made);
+        ``caller`` names who asked (the server: the API key's name), for feedback and re-asks."""
         from router.modes.run import MODES, arun_mode
         from router.modes.select import select_mode
 
@@ -233,7 +256,7 @@ class Router:
         from router.loop.run import loop_settings
 
         settings = loop_settings(loop or self.config.loop, max_steps=max_steps)
-        route = self._auto(route, question, chosen_mode, requested=_is_auto(model))
+        route, decision = await self._auto(route, question, chosen_mode, requested=_is_auto(model))
         prompt_tokens = estimate_tokens(question) + sum(estimate_tokens(str(m.get("content") or "")) for m in history or ())
         plan = self.plan(route, needs_tools=chosen_mode == "react", prompt_tokens=prompt_tokens)
         first = plan.first
@@ -258,7 +281,11 @@ class Router:
             options=options,
             pre_run_tools=first.settings.small_model,
         )
-        return self._finish(result, plan, route, started, mode=chosen_mode, mode_reason=mode_reason)
+        answer = self._finish(result, plan, route, started, mode=chosen_mode, mode_reason=mode_reason, answer_id=answer_id)
+        if self._outcomes is not None:
+            asked = [*(history or ()), {"role": "user", "content": question}]
+            await self._outcomes.record(answer, _answered(decision, answer), caller=caller, messages=asked, options=options)
+        return answer
 
     def ask(self, question: str, **kwargs: Any) -> Answer:
         """The sync face of ``aask`` (same arguments)."""
@@ -291,6 +318,8 @@ class Router:
         options: RequestOptions | None = None,
         on_event: EventSink | None = None,
         stream: bool = False,
+        answer_id: str | None = None,
+        caller: str | None = None,
     ) -> Answer:
         """One routed completion through the fallback chain: no loop, no tool run.
 
@@ -304,7 +333,8 @@ class Router:
             raise MessageChainError(problems)
         started = time.perf_counter()
         question = next((str(m.get("content") or "") for m in reversed(messages) if m.get("role") == "user"), "")
-        route = self._auto(self.route(question, provider=provider, model=model), question, "direct", requested=_is_auto(model))
+        route, decision = await self._auto(self.route(question, provider=provider, model=model), question, "direct",
+                                           requested=_is_auto(model))
         prompt_tokens = sum(estimate_tokens(str(m.get("content") or "")) for m in messages)
         plan = self.plan(route, needs_tools=bool(tools), prompt_tokens=prompt_tokens)
         if on_event is not None:
@@ -341,7 +371,38 @@ class Router:
             reasoning_content=message.reasoning_content,
             refused=not message.content and bool(message.refusal),
         )
-        return self._finish(result, plan, route, started, mode="direct", mode_reason="direct completion")
+        answer = self._finish(result, plan, route, started, mode="direct", mode_reason="direct completion",
+                              answer_id=answer_id)
+        if self._outcomes is not None:
+            await self._outcomes.record(answer, _answered(decision, answer), caller=caller, messages=messages,
+                                        options=options)
+        return answer
+
+    # -- feedback -------------------------------------------------------------------------
+
+    async def afeedback(self, answer_id: str, score: float, *, comment: str | None = None,
+                        caller: str | None = None) -> None:
+        """How good answer ``answer_id`` was: 0.0 (bad) to 1.0 (good). ``routing.learning`` counts it
+        for the kind of question and tier that answered, in place of the implicit signals.
+
+        ``UsageError`` for a bad score, ``UnknownAnswerError`` for an unknown or expired id,
+        ``FeedbackRefusedError`` when ``caller`` is not who received the answer; nothing is stored then."""
+        from router.routing.outcomes import check_answer_id, check_score
+
+        if self._outcomes is None:
+            check_score(score)
+            check_answer_id(answer_id)
+            from router.errors import UnknownAnswerError
+
+            raise UnknownAnswerError(f"no answer with id {answer_id!r} awaits feedback: answers are kept for feedback "
+                                     f"only with routing.learning.enabled: true ({self.config.source})")
+        await self._outcomes.feedback(answer_id, score, caller=caller, comment=comment)
+
+    def feedback(self, answer_id: str, score: float, *, comment: str | None = None) -> None:
+        """The sync face of ``afeedback``."""
+        from router.aio import run_sync
+
+        run_sync(self.afeedback(answer_id, score, comment=comment))
 
     async def astream_chat(self, messages: list[dict[str, Any]], **kwargs: Any) -> AsyncIterator[Event]:
         """``achat`` as events: text deltas, one ToolCallEvent per complete call, then ``DoneEvent``."""
@@ -383,11 +444,26 @@ class Router:
 
     # -- reporting ------------------------------------------------------------------------
 
-    def _finish(self, result: Answer, plan: Plan, route: Route, started: float, *, mode: str, mode_reason: str) -> Answer:
+    def _finish(self, result: Answer, plan: Plan, route: Route, started: float, *, mode: str, mode_reason: str,
+                answer_id: str | None = None) -> Answer:
         for attempt in result.attempts:
             if attempt.ok:
                 self._latency.observe(attempt.provider, attempt.model, attempt.latency_s)
-        return finish_answer(result, plan, route, started, self.config, mode=mode, mode_reason=mode_reason)
+        return finish_answer(result, plan, route, started, self.config, mode=mode, mode_reason=mode_reason,
+                             answer_id=answer_id or new_answer_id())
+
+
+def new_answer_id() -> str:
+    return "ans-" + os.urandom(12).hex()
+
+
+def _answered(decision: Decision | None, answer: Answer) -> Decision | None:
+    """The decision, naming the model that really answered (a fallback may have)."""
+    if decision is None:
+        return None
+    from dataclasses import replace
+
+    return replace(decision, model=f"{answer.provider}/{answer.model}")
 
 
 def _awaitable_sleep(sleep: Callable[[float], Any] | None) -> Callable[[float], Any]:

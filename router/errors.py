@@ -7,6 +7,8 @@ catch one type; the subclasses let them react to the cause::
     ├── ConfigError                  providers.yaml / options are wrong (names file:line)
     │   └── MissingAPIKeyError       a provider about to be called has no key in the env
     ├── UsageError                   a bad argument from the caller (unknown mode, provider ...)
+    │   ├── UnknownAnswerError       feedback on an answer id that is unknown or expired (404)
+    │   └── FeedbackRefusedError     feedback on an answer another key received (403)
     ├── ProviderError                a provider call failed (kind says why)
     │   ├── AuthenticationError      401 / 403: never retried
     │   ├── RateLimitError           429: retried, honouring Retry-After
@@ -94,6 +96,14 @@ class MissingAPIKeyError(ConfigError):
 
 class UsageError(RouterError):
     """The caller asked for something that does not exist (mode, provider, model)."""
+
+
+class UnknownAnswerError(UsageError):
+    """Feedback names an answer id this deployment does not know (never issued, or past its window)."""
+
+
+class FeedbackRefusedError(UsageError):
+    """Feedback on an answer that was given to another caller (another API key)."""
 
 
 class ProviderError(RouterError):
@@ -243,6 +253,7 @@ __all__ = [
     "ConfigError",
     "ContentPolicyError",
     "ContextWindowExceededError",
+    "FeedbackRefusedError",
     "LoopLimitError",
     "MalformedResponseError",
     "MessageChainError",
@@ -261,5 +272,6 @@ __all__ = [
     "ToolError",
     "ToolsUnsupportedError",
     "TruncatedResponseError",
+    "UnknownAnswerError",
     "UsageError",
 ]

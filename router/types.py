@@ -212,6 +212,8 @@ class Answer:
     reasoning_content: str | None = None
     refused: bool = False
     """The model refused (its ``refusal`` text is the answer)."""
+    id: str = ""
+    """Unique per answer: what ``Router.feedback`` takes; the server's response id (chat completion ``id``)."""
 
     @property
     def answer(self) -> str:

@@ -22,6 +22,7 @@ from urllib.parse import urlparse
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
+from router.config.learning import LearningSettings
 from router.errors import ConfigError, MissingAPIKeyError
 from router.redaction import has_url_credentials, looks_like_secret
 
@@ -326,6 +327,7 @@ class RoutingSettings(_Strict):
     strong_share: float | None = Field(default=None, ge=0, le=1)
     threshold: float | None = Field(default=None, ge=0, le=1)
     tiers: dict[str, list[str]] = Field(default_factory=dict)
+    learning: LearningSettings = Field(default_factory=LearningSettings)
 
     @field_validator("tiers")
     @classmethod

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from router.config import ModelConfig, RouterConfig
+    from router.routing.learning import Advice
 
 
 @dataclass(frozen=True)
@@ -28,6 +29,8 @@ class AutoChoice:
     """(provider, model id) in the order to try: the tier's models, best first."""
     reason: str
     score: float | None = None
+    explored: bool = False
+    """``routing.learning`` sent this question to the other tier to learn about it."""
 
 
 class LatencyBook:
@@ -48,14 +51,21 @@ class LatencyBook:
             return self._seen.get((provider, model), float("inf"))
 
 
-def choose(question: str, mode: str, config: RouterConfig, latency: LatencyBook | None = None) -> AutoChoice:
-    """The tier for this question and mode, and its models in the order to try."""
+def choose(question: str, mode: str, config: RouterConfig, latency: LatencyBook | None = None,
+           advice: Advice | None = None) -> AutoChoice:
+    """The tier for this question and mode, and its models in the order to try (``advice``: what
+    ``routing.learning`` learned about this kind of question)."""
     from router.routing.difficulty import decide
 
     routing = config.routing
     judged = decide(question, strong_share=routing.strong_share, threshold=routing.threshold)
-    why = f"difficulty {judged.score:.2f} {'>=' if judged.tier == 'strong' else '<'} {judged.threshold:.2f} -> {judged.tier}"
-    tier = judged.tier
+    learned = judged.score + (advice.delta if advice else 0.0)
+    tier = "strong" if learned >= judged.threshold else "fast"
+    why = f"difficulty {judged.score:.2f}{advice.note() if advice else ''} {'>=' if tier == 'strong' else '<'} {judged.threshold:.2f} -> {tier}"
+    explored = advice is not None and advice.explore
+    if explored:
+        tier = "fast" if tier == "strong" else "strong"
+        why += f"; exploring -> {tier}"
     if mode == "tot":
         tier = _first_defined(config, "reasoning", "strong")
         why += f"; tot -> {tier} tier"
@@ -76,8 +86,13 @@ def choose(question: str, mode: str, config: RouterConfig, latency: LatencyBook 
             why += "; no tool-capable model in the tier: text ReAct"
     book = latency or LatencyBook()
     entries.sort(key=lambda pm: (_price(config.provider(pm[0]).model(pm[1])), book.get(*pm)))
+    preferred = advice.prefer.get(tier, ()) if advice else ()
+    if preferred:  # learned: a model of this tier that did clearly better on this kind goes first
+        entries.sort(key=lambda pm: preferred.index(f"{pm[0]}/{pm[1]}") if f"{pm[0]}/{pm[1]}" in preferred else len(preferred))
+        why += "; learned model order"
     first = f"{entries[0][0]}/{entries[0][1]}" if entries else "none"
-    return AutoChoice(tier, tuple(entries), f"auto: {why}: {first}", judged.score)
+    explored = explored and tier in ("fast", "strong") and mode not in ("tot", "few_shot")
+    return AutoChoice(tier, tuple(entries), f"auto: {why}: {first}", judged.score, explored)
 
 
 def _first_defined(config: RouterConfig, *names: str) -> str:

@@ -8,6 +8,8 @@ Decisions (documented in docs/server.md):
 * timeouts -> 504; unavailable, malformed replies, every provider failed -> 502 / 503;
 * the provider rejected the request (``bad_request``) -> 400 with its (redacted) reason;
 * unknown model -> 404 ``model_not_found``; other caller mistakes -> 400;
+* feedback on an unknown or expired answer id -> 404 ``answer_not_found``; on another key's answer
+  -> 403 ``not_your_answer``;
 * the daily USD budget is spent -> 429 ``budget_exceeded``;
 * configuration problems (a missing provider key) -> 500 ``config_error``, naming the variable.
 
@@ -24,9 +26,11 @@ from router.errors import (
     AllProvidersFailedError,
     BudgetExceededError,
     ConfigError,
+    FeedbackRefusedError,
     MessageChainError,
     ProviderError,
     RouterError,
+    UnknownAnswerError,
     UsageError,
 )
 
@@ -99,6 +103,10 @@ def from_exception(exc: BaseException) -> HTTPFailure:
         return HTTPFailure(status, type_, code, _one_line(exc), retry_after=retry)
     if isinstance(exc, MessageChainError):
         return HTTPFailure(400, "invalid_request_error", "invalid_messages", _one_line(exc), param="messages")
+    if isinstance(exc, UnknownAnswerError):
+        return HTTPFailure(404, "invalid_request_error", "answer_not_found", _one_line(exc), param="id")
+    if isinstance(exc, FeedbackRefusedError):
+        return HTTPFailure(403, "permission_error", "not_your_answer", _one_line(exc), param="id")
     if isinstance(exc, UsageError):
         if model_not_found(exc):
             return HTTPFailure(404, "invalid_request_error", "model_not_found", _one_line(exc), param="model")

@@ -23,6 +23,10 @@ Every method exists for one consumer:
 - ``remember_downgrade`` / ``forget_downgrade`` / ``downgrade_reason``: providers
   that refused native tools, so every process starts them in text ReAct.
 - ``cache_get`` / ``cache_set``: the optional exact response cache.
+- ``decay_add`` / ``decay_read``: exponentially decayed counters (``router.routing.learning``):
+  additions commute, so racing processes never lose an outcome.
+- ``note_set`` / ``note_get``: small values with a TTL: answers awaiting feedback, the last
+  answer to a question per key (``router.routing.outcomes``).
 - ``aclose``: network stores hold connections.
 
 Keys are plain strings chosen by the layer above (``"deepseek/deepseek-chat"``,
@@ -32,7 +36,7 @@ TTL (or a bound) so that nothing grows without limit.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal, Protocol, runtime_checkable
 
@@ -89,7 +93,7 @@ class Bucket:
 
 @runtime_checkable
 class StateStore(Protocol):
-    """Shared state for breakers, rate limits, budgets, downgrades and the response cache."""
+    """Shared state for breakers, rate limits, budgets, downgrades, the response cache and learned outcomes."""
 
     async def breaker_allow(self, key: str, now: float, policy: BreakerPolicy) -> tuple[bool, BreakerRecord]:
         """May a call go to ``key`` now? Closed: yes. Open within cooldown: no. Open after the
@@ -146,9 +150,37 @@ class StateStore(Protocol):
         """Cache ``value`` for ``ttl_s`` seconds."""
         ...
 
+    async def decay_add(self, key: str, increments: Mapping[str, float], at: float, half_life_s: float,
+                        ttl_s: float) -> None:
+        """Add each increment to its field of ``key`` as evidence observed at ``at`` (may be in the
+        past: withdrawing an earlier observation adds its negative at its own time)."""
+        ...
+
+    async def decay_read(self, key: str, fields: Sequence[str], now: float, half_life_s: float) -> list[float]:
+        """The fields' sums as of ``now``: each addition weighs 2 ** (-(now - at) / half_life_s); absent: 0.0."""
+        ...
+
+    async def note_set(self, key: str, value: str, ttl_s: float, *, swap: bool = False) -> str | None:
+        """Keep ``value`` under ``key`` for ``ttl_s``; with ``swap``, return the live value it replaced."""
+        ...
+
+    async def note_get(self, key: str) -> str | None:
+        """The live value under ``key``, or None."""
+        ...
+
     async def aclose(self) -> None:
         """Release connections; the store must not be used afterwards."""
         ...
 
 
-__all__ = ["BreakerPolicy", "BreakerRecord", "BreakerStateName", "Bucket", "StateStore"]
+DECAY_EPOCH_FIELD = "~epoch"
+"""Decayed counters are stored scaled by 2 ** ((at - epoch) / half_life) so that adding is one increment;
+each key keeps its epoch here and is rescaled when the exponent passes ``DECAY_REBASE``."""
+DECAY_REBASE = 128.0
+
+
+def decay_scale(at: float, epoch: float, half_life_s: float) -> float:
+    return float(2.0 ** ((at - epoch) / half_life_s))
+
+
+__all__ = ["DECAY_EPOCH_FIELD", "DECAY_REBASE", "BreakerPolicy", "BreakerRecord", "BreakerStateName", "Bucket", "StateStore", "decay_scale"]

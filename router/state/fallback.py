@@ -18,7 +18,7 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import TypeVar
 
 from router.errors import StateStoreUnavailableError
@@ -187,6 +187,19 @@ class FallbackStore:
 
     async def cache_set(self, key: str, value: str, ttl_s: float) -> None:
         await self._call(lambda s: s.cache_set(key, value, ttl_s))
+
+    async def decay_add(self, key: str, increments: Mapping[str, float], at: float, half_life_s: float,
+                        ttl_s: float) -> None:
+        await self._call(lambda s: s.decay_add(key, increments, at, half_life_s, ttl_s))
+
+    async def decay_read(self, key: str, fields: Sequence[str], now: float, half_life_s: float) -> list[float]:
+        return await self._call(lambda s: s.decay_read(key, fields, now, half_life_s))
+
+    async def note_set(self, key: str, value: str, ttl_s: float, *, swap: bool = False) -> str | None:
+        return await self._call(lambda s: s.note_set(key, value, ttl_s, swap=swap))
+
+    async def note_get(self, key: str) -> str | None:
+        return await self._call(lambda s: s.note_get(key))
 
     async def aclose(self) -> None:
         try:

@@ -12,11 +12,11 @@ from __future__ import annotations
 import threading
 import time
 from collections import OrderedDict, deque
-from collections.abc import Callable, MutableMapping, Sequence
+from collections.abc import Callable, Mapping, MutableMapping, Sequence
 from dataclasses import dataclass, field
 from typing import TypeVar
 
-from router.state.base import BreakerPolicy, BreakerRecord, Bucket
+from router.state.base import DECAY_REBASE, BreakerPolicy, BreakerRecord, Bucket, decay_scale
 
 V = TypeVar("V")
 _SWEEP_EVERY = 256
@@ -43,6 +43,7 @@ class MemoryStore:
         clock: Callable[[], float] = time.monotonic,
         downgrade_ttl_s: float = 86400.0,
         max_cache_entries: int = 10_000,
+        max_notes: int = 100_000,
     ) -> None:
         self._clock = clock
         self._downgrade_ttl_s = downgrade_ttl_s
@@ -53,6 +54,9 @@ class MemoryStore:
         self._spend: dict[str, tuple[float, float]] = {}  # key -> (total, expires_at)
         self._downgrades: dict[str, tuple[str, float]] = {}  # key -> (reason, expires_at)
         self._cache: OrderedDict[str, tuple[str, float]] = OrderedDict()  # key -> (value, expires_at)
+        self._max_notes = max_notes
+        self._notes: OrderedDict[str, tuple[str, float]] = OrderedDict()  # key -> (value, expires_at), oldest first
+        self._decayed: dict[str, tuple[float, dict[str, float], float]] = {}  # key -> (epoch, sums, expires_at)
         self._writes = 0
 
     # --- circuit breakers -------------------------------------------------------------
@@ -172,6 +176,50 @@ class MemoryStore:
                 self._cache.popitem(last=False)
             self._wrote()
 
+    # --- decayed counters (learned outcomes) --------------------------------------------
+
+    async def decay_add(self, key: str, increments: Mapping[str, float], at: float, half_life_s: float,
+                        ttl_s: float) -> None:
+        with self._lock:
+            entry = self._decayed.get(key)
+            if entry is None or entry[2] <= self._clock():
+                entry = (at, {}, 0.0)
+            epoch, sums, _ = entry
+            if (at - epoch) / half_life_s > DECAY_REBASE:
+                shrink = decay_scale(epoch, at, half_life_s)
+                sums = {name: value * shrink for name, value in sums.items()}
+                epoch = at
+            scale = decay_scale(at, epoch, half_life_s)
+            for name, value in increments.items():
+                sums[name] = sums.get(name, 0.0) + value * scale
+            self._decayed[key] = (epoch, sums, self._clock() + ttl_s)
+            self._wrote()
+
+    async def decay_read(self, key: str, fields: Sequence[str], now: float, half_life_s: float) -> list[float]:
+        with self._lock:
+            entry = self._decayed.get(key)
+            if entry is None or entry[2] <= self._clock():
+                return [0.0] * len(fields)
+            epoch, sums, _ = entry
+            scale = decay_scale(epoch, now, half_life_s)
+            return [sums.get(name, 0.0) * scale for name in fields]
+
+    # --- notes (answers awaiting feedback) ------------------------------------------------
+
+    async def note_set(self, key: str, value: str, ttl_s: float, *, swap: bool = False) -> str | None:
+        with self._lock:
+            old = self._live(self._notes, key) if swap else None
+            self._notes[key] = (value, self._clock() + ttl_s)
+            self._notes.move_to_end(key)
+            while len(self._notes) > self._max_notes:
+                self._notes.popitem(last=False)
+            self._wrote()
+            return old
+
+    async def note_get(self, key: str) -> str | None:
+        with self._lock:
+            return self._live(self._notes, key)
+
     async def aclose(self) -> None:
         """Nothing to release; the state stays readable (it is the fallback's memory)."""
 
@@ -193,9 +241,11 @@ class MemoryStore:
         if self._writes % _SWEEP_EVERY:
             return
         now = self._clock()
-        for table in (self._spend, self._downgrades, self._cache):
+        for table in (self._spend, self._downgrades, self._cache, self._notes):
             for key in [k for k, (_, expires) in table.items() if expires <= now]:
                 del table[key]
+        for key in [k for k, (_, _, expires) in self._decayed.items() if expires <= now]:
+            del self._decayed[key]
 
 
 __all__ = ["MemoryStore"]

@@ -18,12 +18,12 @@ from __future__ import annotations
 import asyncio
 import threading
 import weakref
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import Any, TypeVar
 
 from router.errors import ConfigError, StateStoreUnavailableError
 from router.redaction import redact, redact_url, scrub_exception
-from router.state.base import BreakerPolicy, BreakerRecord, Bucket
+from router.state.base import DECAY_EPOCH_FIELD, DECAY_REBASE, BreakerPolicy, BreakerRecord, Bucket, decay_scale
 
 T = TypeVar("T")
 
@@ -112,6 +112,34 @@ return '0'
 """
 
 
+# KEYS[1] decayed hash. ARGV: at, half_life_s, ttl_ms, rebase exponent, then (field, value) pairs.
+# Stored sums are scaled by 2^((at - epoch) / half_life): one HINCRBYFLOAT per field adds an observation.
+_DECAY_ADD = """
+local at, hl = tonumber(ARGV[1]), tonumber(ARGV[2])
+local epoch = tonumber(redis.call('HGET', KEYS[1], '~epoch') or '')
+if not epoch then
+  epoch = at
+  redis.call('HSET', KEYS[1], '~epoch', ARGV[1])
+end
+local e = (at - epoch) / hl
+if e > tonumber(ARGV[4]) then
+  local all = redis.call('HGETALL', KEYS[1])
+  local shrink = 2 ^ (-e)
+  for i = 1, #all, 2 do
+    if all[i] ~= '~epoch' then redis.call('HSET', KEYS[1], all[i], string.format('%.17g', tonumber(all[i + 1]) * shrink)) end
+  end
+  redis.call('HSET', KEYS[1], '~epoch', ARGV[1])
+  e = 0
+end
+local scale = 2 ^ e
+for i = 5, #ARGV, 2 do
+  redis.call('HINCRBYFLOAT', KEYS[1], ARGV[i], string.format('%.17g', tonumber(ARGV[i + 1]) * scale))
+end
+redis.call('PEXPIRE', KEYS[1], ARGV[3])
+return 1
+"""
+
+
 def _float(value: Any) -> float | None:
     if value in (None, "", b""):
         return None
@@ -142,6 +170,7 @@ class _Connection:
         self.allow = self.client.register_script(_ALLOW)
         self.failure = self.client.register_script(_FAILURE)
         self.take = self.client.register_script(_TAKE)
+        self.decay_add = self.client.register_script(_DECAY_ADD)
 
 
 class RedisStore:
@@ -291,6 +320,33 @@ class RedisStore:
     async def cache_set(self, key: str, value: str, ttl_s: float) -> None:
         ttl_ms = max(1, int(ttl_s * 1000))
         await self._run("cache_set", lambda c: c.client.set(f"{self._prefix}cache:{key}", value, px=ttl_ms))
+
+    # --- decayed counters and notes (learned outcomes) ------------------------------------
+
+    async def decay_add(self, key: str, increments: Mapping[str, float], at: float, half_life_s: float,
+                        ttl_s: float) -> None:
+        args: list[str] = [repr(at), repr(half_life_s), str(max(1, int(ttl_s * 1000))), repr(DECAY_REBASE)]
+        for name, value in increments.items():
+            args += [name, repr(float(value))]
+        await self._run("decay_add", lambda c: c.decay_add(keys=[f"{self._prefix}decay:{key}"], args=args))
+
+    async def decay_read(self, key: str, fields: Sequence[str], now: float, half_life_s: float) -> list[float]:
+        full = f"{self._prefix}decay:{key}"
+        values = await self._run("decay_read", lambda c: c.client.hmget(full, [DECAY_EPOCH_FIELD, *fields]))
+        epoch = _float(values[0])
+        if epoch is None:
+            return [0.0] * len(fields)
+        scale = decay_scale(epoch, now, half_life_s)
+        return [(_float(v) or 0.0) * scale for v in values[1:]]
+
+    async def note_set(self, key: str, value: str, ttl_s: float, *, swap: bool = False) -> str | None:
+        full, ttl_ms = f"{self._prefix}note:{key}", max(1, int(ttl_s * 1000))
+        old = await self._run("note_set", lambda c: c.client.set(full, value, px=ttl_ms, get=swap))
+        return None if not swap or old is None or old is True else _text(old)
+
+    async def note_get(self, key: str) -> str | None:
+        value = await self._run("note_get", lambda c: c.client.get(f"{self._prefix}note:{key}"))
+        return None if value is None else _text(value)
 
     async def ping(self) -> None:
         """Raise ``StateStoreUnavailableError`` unless Redis answers (for start-up checks)."""

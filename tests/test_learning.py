@@ -1,0 +1,237 @@
+"""Learning from outcomes, in one process: answer ids, feedback, implicit signals, the learner's decisions."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import math
+import textwrap
+
+import pytest
+
+from router import (
+    ConfigError,
+    FeedbackRefusedError,
+    Router,
+    ScriptedLLM,
+    UnknownAnswerError,
+    UsageError,
+    parse_config,
+    text_response,
+)
+from router.routing.learning import STATS_KEY, Explorer, Learner
+from router.routing.outcomes import schema_holds, signals
+from router.state.memory import MemoryStore
+from router.types import Answer, RequestOptions
+
+CONFIG = textwrap.dedent(
+    """\
+    default: cheap
+    fallbacks: [cheap]
+    retry: {max_wait_s: 0}
+    routing:
+      strategy: auto
+      threshold: 0.3
+      tiers:
+        fast: [cheap/cheap-1]
+        strong: [big/big-1]
+      learning: {enabled: true, explore_share: 0.0, min_evidence: 8}
+    providers:
+      cheap:
+        client: mock
+        models: [{id: cheap-1, price_in: 0.1, price_out: 0.2}]
+      big:
+        client: mock
+        models: [{id: big-1, price_in: 5, price_out: 15}]
+    """
+)
+
+
+class Echo(ScriptedLLM):
+    """Answers every call (a scripted client that never runs out)."""
+
+    def __init__(self, name: str) -> None:
+        super().__init__([], provider=name, model=name)
+
+    async def achat(self, messages, tools=None, *, options=None):  # type: ignore[no-untyped-def,override]
+        self.calls.append(list(messages))
+        return text_response(f"answer from {self.provider}")
+
+
+def make_router(text: str = CONFIG, **kwargs) -> Router:  # type: ignore[no-untyped-def]
+    return Router(parse_config(text, "learn.yaml"), clients={"cheap": Echo("cheap"), "big": Echo("big")}, **kwargs)
+
+
+CODING = [f"Write a python function that returns the {n}th fibonacci number using a loop" for n in range(3, 40)]
+WRITING = [f"Write a short poem about the colour number {n} of a rainbow at dusk" for n in range(3, 40)]
+
+
+def test_every_answer_has_its_own_id() -> None:
+    r = make_router(CONFIG.replace("enabled: true", "enabled: false"))
+    ids = {r.ask("hello there", mode="cot").id for _ in range(5)}
+    ids.add(asyncio.run(r.achat([{"role": "user", "content": "hi"}])).id)
+    assert len(ids) == 6 and all(i.startswith("ans-") and len(i) > 12 for i in ids)
+    given = asyncio.run(r.aask("hello", mode="cot", answer_id="chatcmpl-abc"))
+    assert given.id == "chatcmpl-abc"
+
+
+def test_feedback_with_learning_off_says_why() -> None:
+    r = make_router(CONFIG.replace("enabled: true", "enabled: false"))
+    answer = r.ask("hello there", mode="cot")
+    with pytest.raises(UnknownAnswerError, match="routing.learning.enabled"):
+        r.feedback(answer.id, 1.0)
+    with pytest.raises(UsageError, match="between 0.0 and 1.0"):
+        r.feedback(answer.id, 2.0)
+
+
+@pytest.mark.parametrize("score", [-0.01, 1.01, math.nan, math.inf, True, "0.5", None])
+def test_bad_scores_are_refused_and_nothing_is_stored(score: object) -> None:
+    r = make_router()
+    answer = r.ask(CODING[0], model="auto", mode="cot")
+    before = asyncio.run(r.state.note_get(f"answer:{answer.id}"))
+    with pytest.raises(UsageError, match="score"):
+        r.feedback(answer.id, score)  # type: ignore[arg-type]
+    assert asyncio.run(r.state.note_get(f"answer:{answer.id}")) == before
+
+
+def test_unknown_expired_and_foreign_ids_are_refused() -> None:
+    now = [1_000_000.0]
+    r = make_router(clock=lambda: now[0])
+    with pytest.raises(UnknownAnswerError):
+        r.feedback("ans-never-issued", 1.0)
+    answer = asyncio.run(r.aask(CODING[0], model="auto", mode="cot", caller="KEY_A"))
+    fields = ["*|fast|n", "*|fast|r"]
+    stats = asyncio.run(r.state.decay_read(STATS_KEY, fields, now[0], 7 * 86400))
+    with pytest.raises(FeedbackRefusedError):
+        asyncio.run(r.afeedback(answer.id, 0.0, caller="KEY_B"))
+    assert asyncio.run(r.state.decay_read(STATS_KEY, fields, now[0], 7 * 86400)) == stats  # nothing counted
+    asyncio.run(r.afeedback(answer.id, 0.0, caller="KEY_A"))
+    after = asyncio.run(r.state.decay_read(STATS_KEY, fields, now[0], 7 * 86400))
+    assert after[0] == pytest.approx(1.0) and after[1] == pytest.approx(0.0)  # the implicit 0.1 replaced by weight 1
+    now[0] += 86_400 + 1  # past routing.learning.feedback_window_s
+    with pytest.raises(UnknownAnswerError, match="feedback_window_s"):
+        asyncio.run(r.afeedback(answer.id, 1.0, caller="KEY_A"))
+
+
+def test_feedback_twice_replaces_instead_of_adding() -> None:
+    r = make_router(clock=lambda: 5_000.0)
+    answer = r.ask(CODING[0], model="auto", mode="cot")
+    for score in (0.0, 1.0, 0.25):
+        r.feedback(answer.id, score)
+    n, total = asyncio.run(r.state.decay_read(STATS_KEY, ["*|fast|n", "*|fast|r"], 5_000.0, 7 * 86400))
+    assert (n, total) == (pytest.approx(1.0), pytest.approx(0.25))
+
+
+def test_learning_sends_a_kind_the_fast_tier_fails_up_and_leaves_others_alone() -> None:
+    pytest.importorskip("router.understanding")  # kinds come from the question understanding
+    r = make_router()
+    before = r.ask(CODING[-1], model="auto", mode="cot")
+    assert before.provider == "cheap" and "learned" not in before.route_reason
+    for coding, writing in zip(CODING[:20], WRITING[:20], strict=True):
+        r.feedback(r.ask(coding, model="auto", mode="cot").id, 0.0)
+        r.feedback(r.ask(writing, model="auto", mode="cot").id, 1.0)
+    after = r.ask(CODING[-1], model="auto", mode="cot")  # a question of that kind it has not seen
+    assert after.provider == "big", after.route_reason
+    assert "(learned +" in after.route_reason and "outcomes)" in after.route_reason
+    other = r.ask(WRITING[-1], model="auto", mode="cot")
+    assert other.provider == "cheap"
+
+
+def test_explicit_requests_are_never_explored() -> None:
+    r = make_router(CONFIG.replace("explore_share: 0.0", "explore_share: 0.5"))
+    answers = [r.ask(f"question {i}", mode="cot", provider="cheap") for i in range(40)]
+    assert {a.provider for a in answers} == {"cheap"} and not any("exploring" in a.route_reason for a in answers)
+    auto = [r.ask(f"question {i}", mode="cot", model="auto") for i in range(40)]
+    assert sum("exploring" in a.route_reason for a in auto) == 20
+
+
+@pytest.mark.parametrize("share", [0.05, 0.1, 0.2])
+def test_exploration_share_holds_within_one_point_over_1000_decisions(share: float) -> None:
+    import random
+
+    explorer = Explorer(share, random.Random(7))
+    for start in range(0, 3000, 250):  # any window of 1,000 decisions
+        explored = [explorer.next() for _ in range(1000)]
+        assert abs(sum(explored) / 1000 - share) <= 0.01, start
+
+
+def test_a_store_that_cannot_be_reached_means_the_prior_and_one_warning(caplog) -> None:  # type: ignore[no-untyped-def]
+    import socket
+
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]  # nothing listens here once closed
+    text = CONFIG.replace("routing:", f"state: {{redis_url: 'redis://127.0.0.1:{port}/0', timeout_s: 0.2}}\nrouting:")
+    r = make_router(text)
+    with caplog.at_level(logging.WARNING):
+        answers = [r.ask(CODING[i], model="auto", mode="cot") for i in range(3)]
+    assert all(a.provider == "cheap" and "learned" not in a.route_reason for a in answers)
+    mine = [rec for rec in caplog.records if rec.name == "router.learning"]
+    assert len(mine) == 1 and "routing by the prior" in mine[0].getMessage()
+
+
+def test_the_same_question_again_marks_the_earlier_answer() -> None:
+    r = make_router()
+    first = asyncio.run(r.aask(CODING[0], model="auto", mode="cot", caller="K"))
+    asyncio.run(r.aask(CODING[0], model="auto", mode="cot", caller="OTHER"))  # another key: not a re-ask
+    assert json.loads(asyncio.run(r.state.note_get(f"answer:{first.id}")) or "{}")["src"] == "answered"
+    asyncio.run(r.aask(CODING[0], model="auto", mode="cot", caller="K"))
+    record = json.loads(asyncio.run(r.state.note_get(f"answer:{first.id}")) or "{}")
+    assert (record["src"], record["s"], record["w"]) == ("repeat", 0.0, 0.5)
+
+
+def answer(**fields) -> Answer:  # type: ignore[no-untyped-def]
+    return Answer(**{"text": "fine", "mode": "cot", "provider": "p", "model": "m", **fields})
+
+
+def test_implicit_signals() -> None:
+    assert signals(answer(), None) == []
+    assert signals(answer(text="  "), None) == ["empty"]
+    assert signals(answer(stopped_reason="error"), None) == ["error"]
+    assert signals(answer(stopped_reason="max_steps"), None) == ["step_bound"]
+    assert signals(answer(refused=True), None) == ["refusal"]
+    assert signals(answer(finish_reason="content_filter"), None) == ["content_filter"]
+    assert signals(answer(finish_reason="length"), None) == ["length"]
+    schema = {"type": "json_schema", "json_schema": {"name": "x", "schema": {
+        "type": "object", "required": ["city", "days"],
+        "properties": {"city": {"type": "string"}, "days": {"type": "integer"}}}}}  # fmt: skip
+    wants = RequestOptions(response_format=schema)
+    assert signals(answer(text='{"city": "Oslo", "days": 3}'), wants) == []
+    assert signals(answer(text='{"city": "Oslo"}'), wants) == ["schema_failure"]
+    assert signals(answer(text='{"city": "Oslo", "days": "3"}'), wants) == ["schema_failure"]
+    assert signals(answer(text="Oslo, 3 days"), wants) == ["schema_failure"]
+    assert not schema_holds("[1]", {"type": "json_object"}) and schema_holds("{}", {"type": "json_object"})
+
+
+def test_learning_yaml_is_validated_with_file_and_line() -> None:
+    with pytest.raises(ConfigError, match=r"learn.yaml:\d+.*routing.learning.explore_sahre: unknown key \(did you mean explore_share\?\)"):
+        parse_config(CONFIG.replace("explore_share: 0.0", "explore_sahre: 0.1"), "learn.yaml")
+    with pytest.raises(ConfigError, match=r"learn.yaml:\d+.*routing.learning.explore_share"):
+        parse_config(CONFIG.replace("explore_share: 0.0", "explore_share: 2"), "learn.yaml")
+    with pytest.raises(ConfigError, match=r"routing.learning.signals.empty"):
+        parse_config(CONFIG.replace("min_evidence: 8", "min_evidence: 8, signals: {empty: -1}"), "learn.yaml")
+    assert parse_config(CONFIG.replace("enabled: true, ", ""), "learn.yaml").routing.learning.enabled is False
+
+
+def test_decayed_counters_halve_every_half_life_and_survive_rebasing() -> None:
+    store = MemoryStore()
+
+    async def run() -> None:
+        await store.decay_add("k", {"a": 1.0}, at=0.0, half_life_s=10.0, ttl_s=1e9)
+        assert await store.decay_read("k", ["a", "b"], 10.0, 10.0) == [pytest.approx(0.5), 0.0]
+        await store.decay_add("k", {"a": 1.0}, at=10.0, half_life_s=10.0, ttl_s=1e9)
+        assert (await store.decay_read("k", ["a"], 10.0, 10.0))[0] == pytest.approx(1.5)
+        await store.decay_add("k", {"a": 1.0}, at=5000.0, half_life_s=10.0, ttl_s=1e9)  # rebased: old evidence ~0
+        assert (await store.decay_read("k", ["a"], 5000.0, 10.0))[0] == pytest.approx(1.0)
+
+    asyncio.run(run())
+
+
+def test_learner_cells_are_stable_across_processes() -> None:
+    class U:
+        task, vector = "coding", (0.3, -0.2, 0.9, 0.1)
+
+    one = Learner(parse_config(CONFIG, "l.yaml").routing.learning, MemoryStore(), understand=lambda q: U())
+    two = Learner(parse_config(CONFIG, "l.yaml").routing.learning, MemoryStore(), understand=lambda q: U())
+    assert one.kind("x") == two.kind("x") and one.kind("x").cells[0] == "coding"
