@@ -235,3 +235,26 @@ def test_learner_cells_are_stable_across_processes() -> None:
     one = Learner(parse_config(CONFIG, "l.yaml").routing.learning, MemoryStore(), understand=lambda q: U())
     two = Learner(parse_config(CONFIG, "l.yaml").routing.learning, MemoryStore(), understand=lambda q: U())
     assert one.kind("x") == two.kind("x") and one.kind("x").cells[0] == "coding"
+
+
+def test_decayed_counters_on_redis_match_memory(redis_server) -> None:  # type: ignore[no-untyped-def]
+    from router.state.redis import RedisStore
+
+    redis = RedisStore(redis_server.url, key_prefix="learn-decay-test:")
+    memory = MemoryStore()
+
+    async def run(store) -> list[float]:  # type: ignore[no-untyped-def]
+        await store.decay_add("k", {"a": 1.0, "b": 0.25}, at=100.0, half_life_s=10.0, ttl_s=60.0)
+        await store.decay_add("k", {"a": -0.5}, at=100.0, half_life_s=10.0, ttl_s=60.0)  # a withdrawal
+        await store.decay_add("k", {"a": 2.0}, at=120.0, half_life_s=10.0, ttl_s=60.0)
+        early = await store.decay_read("k", ["a", "b", "c"], 120.0, 10.0)
+        await store.decay_add("k", {"b": 1.0}, at=100.0 + 10.0 * 200, half_life_s=10.0, ttl_s=60.0)  # rebased
+        late = await store.decay_read("k", ["a", "b"], 100.0 + 10.0 * 200, 10.0)
+        assert await store.note_set("n", "one", 5.0, swap=True) is None
+        assert await store.note_set("n", "two", 5.0, swap=True) == "one"
+        assert await store.note_get("n") == "two"
+        await store.aclose()
+        return [*early, *late]
+
+    got, want = asyncio.run(run(redis)), asyncio.run(run(memory))
+    assert got == pytest.approx(want) and got[:3] == pytest.approx([0.5 * 0.25 + 2.0, 0.25 * 0.25, 0.0])
