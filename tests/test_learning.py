@@ -79,9 +79,9 @@ def test_every_answer_has_its_own_id() -> None:
 def test_feedback_with_learning_off_says_why() -> None:
     r = make_router(CONFIG.replace("enabled: true", "enabled: false"))
     answer = r.ask("hello there", mode="cot")
-    with pytest.raises(UnknownAnswerError, match="routing.learning.enabled"):
+    with pytest.raises(UnknownAnswerError, match=r"routing\.learning\.enabled"):
         r.feedback(answer.id, 1.0)
-    with pytest.raises(UsageError, match="between 0.0 and 1.0"):
+    with pytest.raises(UsageError, match=r"between 0\.0 and 1\.0"):
         r.feedback(answer.id, 2.0)
 
 
