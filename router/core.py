@@ -131,11 +131,7 @@ class Router:
         if not choice.candidates:
             return route, None
         (provider, model), rest = choice.candidates[0], choice.candidates[1:]
-        decision = None
-        if advice is not None:
-            from router.routing.learning import Decision
-
-            decision = Decision(advice.kind, choice.tier, "", choice.score or 0.0, choice.explored)
+        decision = advice.decision(choice.tier, choice.score or 0.0, choice.explored) if advice else None
         return Route(provider, model, choice.reason, explicit=False, alternatives=rest), decision
 
     def client_for(self, provider: str, model: str) -> LLMClient:

@@ -62,7 +62,7 @@ def choose(question: str, mode: str, config: RouterConfig, latency: LatencyBook 
     learned = judged.score + (advice.delta if advice else 0.0)
     tier = "strong" if learned >= judged.threshold else "fast"
     why = f"difficulty {judged.score:.2f}{advice.note() if advice else ''} {'>=' if tier == 'strong' else '<'} {judged.threshold:.2f} -> {tier}"
-    explored = advice is not None and advice.explore
+    explored = advice is not None and advice.explores(abs(learned - judged.threshold))
     if explored:
         tier = "fast" if tier == "strong" else "strong"
         why += f"; exploring -> {tier}"

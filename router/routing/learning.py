@@ -23,12 +23,12 @@ One ``decay_read`` (one Redis round trip) per decision.
 
 from __future__ import annotations
 
-import hashlib
 import logging
 import math
 import random
 import threading
 import time
+from collections import deque
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -48,39 +48,23 @@ _SHRINK = 6.0
 """Pseudo-outcomes each kind's residual is shrunk with (toward its task, the task toward 0)."""
 _RIDGE = 1.0
 """Pull of the per-tier slope of outcome on difficulty toward 0 (in weight x score^2)."""
-_PLANES = 3
-"""Fixed projections of the semantic vector whose signs name the neighbourhood within a task."""
+_CENTRE_OVER = 500
+"""Recent decisions whose mean adjustment is taken out (per process)."""
+_STEP = 0.05
+"""Step size of the normalised least-mean-squares fit of outcomes on the semantic vector."""
+_Z = 0.5
+"""How many standard errors of a kind's residuals are taken off its adjustment (noise is not learned)."""
 _MODEL_MARGIN = 0.1
 """How much better (mean score) another model of the tier must do before it goes first."""
 
 
 @dataclass(frozen=True)
 class Kind:
-    """What the learner knows a question by: the cells it counts in, coarse to fine."""
+    """What the learner knows a question by: its cells (the task type) and its semantic vector."""
 
     task: str
     cells: tuple[str, ...]
-
-
-@dataclass(frozen=True)
-class Advice:
-    """The learner's word on one decision; ``routing.auto.choose`` applies it."""
-
-    kind: Kind
-    delta: float = 0.0
-    """Added to the difficulty score (0.0: the prior decides)."""
-    evidence: int = 0
-    """Outcomes (decayed) behind ``delta``."""
-    explore: bool = False
-    """Take the other tier this time."""
-    prefer: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
-    """Tier -> "provider/model" in the order learned outcomes favour (only where they differ)."""
-
-    def note(self) -> str:
-        """The piece of the route reason that says what learning did."""
-        if self.evidence and abs(self.delta) >= 0.005:
-            return f" (learned {self.delta:+.2f} from {self.evidence} outcomes)"
-        return ""
+    vector: tuple[float, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -92,16 +76,54 @@ class Decision:
     model: str
     score: float
     explored: bool = False
+    base: float = 0.0
+    """The outcome expected for this tier when deciding (line + kind + vector terms): what an outcome corrects."""
 
 
-def _stats_fields(cells: Sequence[str]) -> list[str]:
+@dataclass(frozen=True)
+class Advice:
+    """The learner's word on one decision; ``routing.auto.choose`` applies it."""
+
+    kind: Kind
+    delta: float = 0.0
+    """Added to the difficulty score (0.0: the prior decides)."""
+    evidence: int = 0
+    """Outcomes (decayed) behind ``delta``."""
+    prefer: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    """Tier -> "provider/model" in the order learned outcomes favour (only where they differ)."""
+    expected: Mapping[str, tuple[float, float, float]] = field(default_factory=dict)
+    """Tier -> (intercept, slope, offset): expected outcome = intercept + slope * difficulty + offset."""
+    explorer: Explorer | None = field(default=None, compare=False, repr=False)
+
+    def note(self) -> str:
+        """The piece of the route reason that says what learning did."""
+        if self.evidence and abs(self.delta) >= 0.005:
+            return f" (learned {self.delta:+.2f} from {self.evidence} outcomes)"
+        return ""
+
+    def explores(self, margin: float) -> bool:
+        """Take the other tier this time? ``margin``: how far the learned score is from the threshold."""
+        return self.explorer is not None and self.explorer.explores(margin)
+
+    def decision(self, tier: str, score: float, explored: bool) -> Decision:
+        a, b, offset = self.expected.get(tier, (0.0, 0.0, 0.0))
+        return Decision(self.kind, tier, "", score, explored, a + b * score + offset)
+
+
+def _vector_fields(tier: str, dimension: int) -> list[str]:
+    return [f"v|{tier}|{j}" for j in range(dimension)]
+
+
+def _stats_fields(kind: Kind) -> list[str]:
     out = [f"*|{t}|{s}" for t in ARMS for s in ("n", "d", "dd", "r", "rd")]
-    out += [f"{c}|{t}|{s}" for c in cells for t in ARMS for s in ("n", "d", "r")]
+    out += [f"{c}|{t}|{s}" for c in kind.cells for t in ARMS for s in ("n", "d", "r")]
+    for t in ARMS:
+        out += _vector_fields(t, len(kind.vector))
     return out
 
 
 def outcome_increments(decision: Decision, score: float, weight: float) -> dict[str, float]:
-    """The sums one outcome adds (``weight`` negative withdraws it)."""
+    """The sums one outcome adds (``weight`` negative withdraws it exactly)."""
     d, r, w, t = decision.score, score, weight, decision.tier
     out: dict[str, float] = {}
     if t in ARMS:
@@ -109,6 +131,10 @@ def outcome_increments(decision: Decision, score: float, weight: float) -> dict[
                     f"*|{t}|rd": w * r * d})  # fmt: skip
         for cell in decision.kind.cells:
             out.update({f"{cell}|{t}|n": w, f"{cell}|{t}|d": w * d, f"{cell}|{t}|r": w * r})
+        vector = decision.kind.vector
+        if vector:  # one normalised least-mean-squares step toward what the line and the kind did not explain
+            step = _STEP * w * (r - decision.base) / (sum(x * x for x in vector) + 1e-9)
+            out.update({f"v|{t}|{j}": step * x for j, x in enumerate(vector) if x})
     if decision.model:
         model_cell = f"{decision.kind.task}|{t}|m:{decision.model}"
         out.update({f"{model_cell}|n": w, f"{model_cell}|r": w * r})
@@ -116,24 +142,35 @@ def outcome_increments(decision: Decision, score: float, weight: float) -> dict[
 
 
 class Explorer:
-    """Exactly one exploratory decision at a random position in each block of ``1 / share`` decisions."""
+    """``share`` of the decisions explore, and the ones that do are those near the threshold.
+
+    Each decision adds ``share`` to what is owed; one that is owed an exploration and lies
+    within the nearest third of recent decisions to the threshold takes it (trying the other
+    tier costs least there, and tells most), and when two are owed the next decision takes one
+    regardless. So over any 1,000 decisions the share is ``share`` to within two decisions."""
 
     def __init__(self, share: float, rng: random.Random | None = None) -> None:
-        self._block = max(1, round(1 / share)) if share > 0 else 0
-        self._rng = rng or random.Random()
+        self._share = share
         self._lock = threading.Lock()
-        self._position = 0
-        self._pick = self._rng.randrange(self._block) if self._block else -1
+        self._owed = (rng or random.Random()).random()  # a random phase, so processes do not explore in step
+        self._recent: deque[float] = deque(maxlen=240)
+        self._near = math.inf
+        self._count = 0
 
-    def next(self) -> bool:
-        if not self._block:
+    def explores(self, margin: float) -> bool:
+        if self._share <= 0:
             return False
         with self._lock:
-            explore = self._position == self._pick
-            self._position += 1
-            if self._position == self._block:
-                self._position, self._pick = 0, self._rng.randrange(self._block)
-            return explore
+            self._owed += self._share
+            self._recent.append(margin)
+            self._count += 1
+            if self._count % 24 == 1:
+                ordered = sorted(self._recent)
+                self._near = ordered[len(ordered) // 3]
+            if self._owed >= 2.0 or (self._owed >= 1.0 and margin <= self._near):
+                self._owed -= 1.0
+                return True
+            return False
 
 
 class Learner:
@@ -155,7 +192,9 @@ class Learner:
         self._explorer = Explorer(settings.explore_share, rng)
         self._half_life_s = settings.half_life_days * 86_400.0
         self._warned = False
-        self._planes: tuple[tuple[float, ...], ...] | None = None
+        self._recent: deque[float] = deque(maxlen=_CENTRE_OVER)
+        self._recent_sum = 0.0
+        self._lock = threading.Lock()
 
     @property
     def half_life_s(self) -> float:
@@ -171,11 +210,8 @@ class Learner:
     def kind(self, question: str) -> Kind:
         understood = self._understood(question)
         task = str(getattr(understood, "task", "chat"))
-        vector = tuple(getattr(understood, "vector", ()) or ())
-        cells = [task]
-        if vector:
-            cells.append(f"{task}~{self._neighbourhood(vector)}")
-        return Kind(task, tuple(cells))
+        vector = tuple(float(v) for v in getattr(understood, "vector", ()) or ())
+        return Kind(task, (task,), vector)
 
     def _understood(self, question: str) -> Any:
         if self._understand is None:
@@ -186,61 +222,69 @@ class Learner:
             self._understand = understand
         return self._understand(question)
 
-    def _neighbourhood(self, vector: Sequence[float]) -> str:
-        planes = self._planes
-        if planes is None or len(planes[0]) != len(vector):
-            planes = self._planes = _planes_for(len(vector))
-        bits = 0
-        for plane in planes:
-            bits = bits * 2 + (sum(p * v for p, v in zip(plane, vector, strict=False)) >= 0.0)
-        return str(bits)
-
     # -- deciding ------------------------------------------------------------------------
 
     async def advise(self, question: str, tiers: Mapping[str, Sequence[str]] | None = None) -> Advice:
-        """The learned adjustment for this question's kind, and whether to explore now."""
+        """The learned adjustment for this question's kind (one store read)."""
         kind = self.kind(question)
-        explore = self._explorer.next()
         models = [(tier, entry) for tier, entries in (tiers or {}).items() for entry in entries]
-        fields = _stats_fields(kind.cells)
+        fields = _stats_fields(kind)
         fields += [f"{kind.task}|{tier}|m:{entry}|{s}" for tier, entry in models for s in ("n", "r")]
         try:
             values = await self.store.decay_read(STATS_KEY, fields, self.clock(), self._half_life_s)
         except StateStoreUnavailableError as exc:  # a store without a fallback: the prior, never a failed request
             self._degraded(str(exc))
-            return Advice(kind, explore=explore)
+            return Advice(kind, explorer=self._explorer)
         if getattr(self.store, "degraded", False):
             self._degraded("the shared state store is unreachable")
-            return Advice(kind, explore=explore)
+            return Advice(kind, explorer=self._explorer)
         self._warned = False
         stats = dict(zip(fields, values, strict=True))
-        delta, evidence = self._delta(kind, stats)
-        return Advice(kind, delta, evidence, explore, self._prefer(kind, models, stats))
+        delta, evidence, expected = self._delta(kind, stats)
+        return Advice(kind, delta, evidence, self._prefer(kind, models, stats), expected, self._explorer)
 
     def _degraded(self, why: str) -> None:
         if not self._warned:
             self._warned = True
             log.warning("routing.learning: %s; routing by the prior (difficulty alone) until it is back", why)
 
-    def _delta(self, kind: Kind, stats: Mapping[str, float]) -> tuple[float, int]:
+    def _delta(self, kind: Kind, stats: Mapping[str, float]) -> tuple[float, int, dict[str, tuple[float, float, float]]]:
         line = {t: _line(stats, t) for t in ARMS}
         residual: dict[str, float] = dict.fromkeys(ARMS, 0.0)
-        used = 0.0
-        for position, cell in enumerate(kind.cells):
+        total = sum(stats[f"*|{t}|n"] for t in ARMS)
+        used = total
+        noise = 0.0
+        for cell in kind.cells:
             counts = {t: stats[f"{cell}|{t}|n"] for t in ARMS}
-            total = sum(counts.values())
-            if total < self.settings.min_evidence:
-                if position == 0:
-                    return 0.0, 0
-                break  # the fine cell has too little: the task's estimate stands
+            if sum(counts.values()) < self.settings.min_evidence:
+                break
             for t in ARMS:
                 a, b = line[t]
                 off = stats[f"{cell}|{t}|r"] - a * counts[t] - b * stats[f"{cell}|{t}|d"]
                 residual[t] = (off + _SHRINK * residual[t]) / (counts[t] + _SHRINK)
-            used = total
+            used = sum(counts.values())
+            noise = _Z * math.sqrt(sum(0.25 / (counts[t] + _SHRINK) for t in ARMS))
+        if kind.vector and _STEP:
+            for t in ARMS:
+                residual[t] += sum(w * x for w, x in zip((stats[f] for f in _vector_fields(t, len(kind.vector))), kind.vector, strict=True))
+        expected = {t: (line[t][0], line[t][1], residual[t]) for t in ARMS}
+        if total < self.settings.min_evidence:
+            return 0.0, 0, expected
         cap = self.settings.max_adjustment
-        delta = max(-cap, min(cap, residual["strong"] - residual["fast"]))
-        return delta, round(used)
+        raw = residual["strong"] - residual["fast"]
+        raw -= self._centre(raw)
+        raw = math.copysign(max(0.0, abs(raw) - noise), raw)  # what noise alone could explain is not learned
+        return max(-cap, min(cap, raw)), round(used), expected
+
+    def _centre(self, raw: float) -> float:
+        """The mean raw adjustment of recent decisions: learning moves questions between kinds, it does not
+        move the strong share (the cost the user chose with ``strong_share``)."""
+        with self._lock:
+            if len(self._recent) == self._recent.maxlen:
+                self._recent_sum -= self._recent[0]
+            self._recent.append(raw)
+            self._recent_sum += raw
+            return self._recent_sum / len(self._recent)
 
     def _prefer(self, kind: Kind, models: Sequence[tuple[str, str]], stats: Mapping[str, float]) -> dict[str, tuple[str, ...]]:
         """Within a tier, models whose outcomes on this task are clearly better go first."""
@@ -283,18 +327,6 @@ def _line(stats: Mapping[str, float], tier: str) -> tuple[float, float]:
     sxx = max(0.0, sdd - sd * sd / n)
     slope = (srd - sd * sr / n) / (sxx + _RIDGE)
     return (sr - slope * sd) / n, slope
-
-
-def _planes_for(dimension: int) -> tuple[tuple[float, ...], ...]:
-    """Fixed pseudo-random directions (the same in every process: seeded by the dimension)."""
-    out = []
-    for i in range(_PLANES):
-        seed = hashlib.sha256(f"router-learning-plane:{dimension}:{i}".encode()).digest()
-        rng = random.Random(seed)
-        plane = [rng.gauss(0.0, 1.0) for _ in range(dimension)]
-        norm = math.sqrt(sum(p * p for p in plane)) or 1.0
-        out.append(tuple(p / norm for p in plane))
-    return tuple(out)
 
 
 __all__ = ["ARMS", "Advice", "Decision", "Explorer", "Kind", "Learner", "outcome_increments"]

@@ -214,7 +214,8 @@ def _note(caller: str, decision: Decision | None, at: float, counted: Counted, w
                               "src": counted.source}
     if decision is not None:
         record.update({"task": decision.kind.task, "cells": list(decision.kind.cells), "t": decision.tier,
-                       "m": decision.model, "d": decision.score, "x": decision.explored})
+                       "m": decision.model, "d": decision.score, "x": decision.explored, "b": decision.base,
+                       "v": [round(v, 5) for v in decision.kind.vector]})
     return json.dumps(record, ensure_ascii=False)
 
 
@@ -231,8 +232,9 @@ def _parse(raw: str | None) -> dict[str, Any] | None:
 def _decision(record: Mapping[str, Any]) -> Decision | None:
     if "t" not in record:
         return None
-    kind = Kind(str(record["task"]), tuple(str(c) for c in record["cells"]))
-    return Decision(kind, str(record["t"]), str(record["m"]), float(record["d"]), bool(record.get("x")))
+    kind = Kind(str(record["task"]), tuple(str(c) for c in record["cells"]), tuple(float(v) for v in record.get("v", ())))
+    return Decision(kind, str(record["t"]), str(record["m"]), float(record["d"]), bool(record.get("x")),
+                    float(record.get("b", 0.0)))
 
 
 __all__ = ["LIBRARY_CALLER", "Counted", "OutcomeBook", "check_score", "conversation_key", "implicit_outcome", "signals"]

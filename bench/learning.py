@@ -1,0 +1,340 @@
+"""Does routing.learning pay where the prior is wrong, and do no harm where it is right? Zero model calls.
+
+    python bench/learning.py                 # 6 simulated users x 3 streams, learning on and off, ~3 minutes
+    python bench/learning.py --users 2 --per-kind 150
+
+Each simulated user's traffic is a few *kinds* of work (a GSM8K, an MMLU subject, the Arena prompts,
+a RouterArena benchmark family), drawn from the shared tables only (``../shared/datasets/routellm``,
+``routing-open``), shuffled. The strong tier is the stronger model of the table's pair, the fast
+tier the weaker. Through the public API only, as a user would: ``Router.aask(q, model="auto")``
+with scripted clients, and ``Router.afeedback(answer.id, score)`` with the outcome of the tier
+that answered (the other tier's outcome stays unknown).
+
+Three streams per user:
+- **prior right**: the tables as they are;
+- **prior wrong**: the fast tier fails every question of the 3 kinds where the table says it
+  does best (this user's weak model is bad at them);
+- **drift**: from the middle on, the fast tier fails every question of one such kind.
+
+Printed: PGR over the last half with learning on, and off *at the same strong share* (the
+no-learning router given the threshold that sends the same number of those questions up: sending
+more up always recovers more), and an omniscient per-kind reference (knows each kind's true gain);
+for drift, how many questions of the drifted kind it took until 80% of 20 in a row went up, and how
+far the other kinds' strong share moved; the exploration share over every window of 1,000
+decisions; the learner's cost per decision (p50, in process, next to the prior's own decision
+measured in the same run) and Redis commands per decision on a real redis-server.
+
+Targets (issue 21): prior wrong +0.06 PGR or more; prior right no lower than -0.03; drift sent up
+within 200 questions of the kind; exploration within explore_share +-1 point; p50 <= 0.2 ms and one
+Redis round trip per decision. Exit status 1 when one is missed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import csv
+import glob
+import json
+import os
+import random
+import statistics
+import sys
+import textwrap
+import time
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "tests"))
+DATA = Path(os.environ.get("ROUTER_DATASETS", ROOT.parent.parent / "shared" / "datasets"))
+if not DATA.exists():
+    DATA = Path("/work/shared/datasets")
+
+from router import FunctionLLM, Router, parse_config  # noqa: E402
+from router.routing.auto import choose  # noqa: E402
+
+EXPLORE = 0.05
+TARGET_WRONG, TARGET_RIGHT, DRIFT_WITHIN, COST_P50_MS = 0.06, -0.03, 200, 0.2
+SPAN_DAYS = 28.0
+"""Simulated time the stream spans (4 half-lives at the default 7 days)."""
+
+
+MMLU_GROUPS = {  # MMLU's own categories (Hendrycks et al., 2021), for the 47 shared subjects
+    "stem": "abstract_algebra anatomy astronomy college_chemistry college_computer_science college_physics computer_security "
+            "conceptual_physics electrical_engineering elementary_mathematics high_school_biology "
+            "high_school_computer_science high_school_mathematics high_school_physics high_school_statistics",
+    "humanities": "formal_logic high_school_us_history high_school_world_history international_law jurisprudence "
+                  "logical_fallacies moral_scenarios philosophy world_religions",
+    "social_sciences": "econometrics high_school_government_and_politics high_school_macroeconomics "
+                       "high_school_microeconomics high_school_psychology human_sexuality professional_psychology "
+                       "public_relations security_studies sociology us_foreign_policy",
+    "other": "clinical_knowledge college_medicine global_facts human_aging management marketing medical_genetics "
+             "miscellaneous nutrition professional_accounting professional_medicine virology",
+}
+MMLU_GROUP = {subject: group for group, names in MMLU_GROUPS.items() for subject in names.split()}
+
+
+@dataclass(frozen=True)
+class Row:
+    kind: str
+    prompt: str
+    weak: float
+    strong: float
+
+
+def load_rows(by: str = "group") -> list[Row]:
+    """Every table row with its kind: ``group`` = the tables' own categories (GSM8K, an MMLU category,
+    the Arena prompts, a RouterArena benchmark family); ``subject`` = each MMLU subject on its own."""
+    csv.field_size_limit(1 << 30)
+    rows: list[Row] = []
+    weak, strong = "mistralai/Mixtral-8x7B-Instruct-v0.1", "gpt-4-1106-preview"
+    dropped = set()
+    for name in ("gsm8k_contaminated_prompts.jsonl", "mmlu_contaminated_prompts.jsonl"):
+        for line in open(DATA / "routellm" / name, encoding="utf-8"):
+            dropped.add(json.loads(line).get("eval_prompt"))
+    for r in csv.DictReader(open(DATA / "routellm" / "gsm8k_responses.csv", encoding="utf-8")):
+        if r["prompt"] not in dropped:
+            rows.append(Row("gsm8k", r["prompt"], float(r[weak] == "True"), float(r[strong] == "True")))
+    for path in sorted(glob.glob(str(DATA / "routellm" / "mmlu" / "mmlu_*.csv"))):
+        name = Path(path).stem[5:]
+        subject = "mmlu:" + (name if by == "subject" else MMLU_GROUP[name])
+        for r in csv.DictReader(open(path, encoding="utf-8")):
+            if r["prompt"] not in dropped:
+                rows.append(Row(subject, r["prompt"], float(r[weak] == "True"), float(r[strong] == "True")))
+    for r in csv.DictReader(open(DATA / "routing-open" / "arena_bench_v1" / "scores_wide.csv", encoding="utf-8")):
+        if r.get("Mixtral-8x7B-Instruct-v0.1") and r.get(strong):
+            rows.append(Row("arena", r["prompt"], float(r["Mixtral-8x7B-Instruct-v0.1"]) / 10, float(r[strong]) / 10))
+    for r in csv.DictReader(open(DATA / "routing-open" / "routerarena" / "scores_wide.csv", encoding="utf-8")):
+        family = r["dataset"].replace("-", "_").split("_")[0]
+        rows.append(Row("routerarena:" + family, r["prompt"], float(r["claude-3-haiku-20240307_score"]),
+                        float(r["gemini-2.0-flash-001_score"])))  # fmt: skip
+    return rows
+
+
+def users(rows: list[Row], count: int, kinds_per_user: int, per_kind: int, seed: int) -> list[list[Row]]:
+    by_kind: dict[str, list[Row]] = {}
+    for row in rows:
+        by_kind.setdefault(row.kind, []).append(row)
+    pool = sorted(k for k, v in by_kind.items() if len(v) >= 100)
+    out = []
+    for u in range(count):
+        rng = random.Random(seed * 1000 + u)
+        stream = [row for kind in rng.sample(pool, kinds_per_user) for row in rng.sample(by_kind[kind], min(per_kind, len(by_kind[kind])))]
+        rng.shuffle(stream)
+        out.append(stream)
+    return out
+
+
+def fine_kinds(stream: list[Row], n: int) -> list[str]:
+    """The kinds where the table says the fast tier is fine: the highest fast-tier mean."""
+    means: dict[str, list[float]] = {}
+    for row in stream:
+        means.setdefault(row.kind, []).append(row.weak)
+    return sorted(means, key=lambda k: -statistics.mean(means[k]))[:n]
+
+
+def prior_wrong(stream: list[Row]) -> list[Row]:
+    broken = set(fine_kinds(stream, 3))
+    return [replace(r, weak=0.0) if r.kind in broken else r for r in stream]
+
+
+def drift(stream: list[Row]) -> tuple[list[Row], str]:
+    kind = fine_kinds(stream, 1)[0]
+    half = len(stream) // 2
+    return [replace(r, weak=0.0) if i >= half and r.kind == kind else r for i, r in enumerate(stream)], kind
+
+
+CONFIG = textwrap.dedent(
+    """\
+    default: weak
+    routing:
+      strategy: auto
+      {knob}
+      tiers: {{fast: [weak/weak-1], strong: [strong/strong-1]}}
+      learning: {{enabled: {enabled}, explore_share: {explore}, half_life_days: 7, min_evidence: 20}}
+    providers:
+      weak: {{client: mock, models: [{{id: weak-1, price_in: 0.2, price_out: 0.6}}]}}
+      strong: {{client: mock, models: [{{id: strong-1, price_in: 5, price_out: 15}}]}}
+    """
+)
+
+
+def make_router(*, learning: bool, knob: str, clock: list[float]) -> Router:
+    text = CONFIG.format(knob=knob, enabled=str(learning).lower(), explore=EXPLORE)
+    clients = {name: FunctionLLM(lambda m, t: "ok", provider=name, model=f"{name}-1") for name in ("weak", "strong")}
+    return Router(parse_config(text, "bench-learning.yaml"), clients=clients, clock=lambda: clock[0])
+
+
+async def run_on(stream: list[Row]) -> tuple[list[str], list[bool]]:
+    """Learning on: ask, reveal the chosen tier's outcome, feed it back. (tiers, explored) per question."""
+    clock = [1_800_000_000.0]
+    step = SPAN_DAYS * 86_400 / len(stream)
+    tiers, explored = [], []
+    async with make_router(learning=True, knob="strong_share: 0.3", clock=clock) as r:
+        for row in stream:
+            clock[0] += step
+            answer = await r.aask(row.prompt, model="auto", mode="cot")
+            tier = "strong" if answer.provider == "strong" else "fast"
+            await r.afeedback(answer.id, row.strong if tier == "strong" else row.weak)
+            tiers.append(tier)
+            explored.append("exploring" in answer.route_reason)
+    return tiers, explored
+
+
+async def run_off(rows: list[Row], share: float) -> list[str]:
+    """Learning off, with the threshold that sends ``share`` of ``rows`` up (the same strong share)."""
+    config = make_router(learning=False, knob="threshold: 0.5", clock=[0.0]).config
+    scores = sorted((choose(r.prompt, "cot", config).score or 0.0 for r in rows), reverse=True)
+    up = round(share * len(rows))
+    threshold = 1.0 if up == 0 else max(0.0, scores[up - 1])
+    async with make_router(learning=False, knob=f"threshold: {threshold!r}", clock=[0.0]) as r:
+        answers = [await r.aask(row.prompt, model="auto", mode="cot") for row in rows]
+    return ["strong" if a.provider == "strong" else "fast" for a in answers]
+
+
+def pgr(rows: list[Row], tiers: list[str]) -> float:
+    weak = statistics.mean(r.weak for r in rows)
+    strong = statistics.mean(r.strong for r in rows)
+    got = statistics.mean(r.strong if t == "strong" else r.weak for r, t in zip(rows, tiers, strict=True))
+    return (got - weak) / (strong - weak) if strong - weak > 1e-9 else 0.0
+
+
+def oracle(rows: list[Row], share: float) -> list[str]:
+    """Omniscient per kind: the kinds with the largest true gain go up first (the prior orders within a kind)."""
+    config = make_router(learning=False, knob="threshold: 0.5", clock=[0.0]).config
+    gain: dict[str, list[float]] = {}
+    for r in rows:
+        gain.setdefault(r.kind, []).append(r.strong - r.weak)
+    keyed = sorted(range(len(rows)), key=lambda i: (-statistics.mean(gain[rows[i].kind]),
+                                                   -(choose(rows[i].prompt, "cot", config).score or 0.0)))  # fmt: skip
+    up = set(keyed[: round(share * len(rows))])
+    return ["strong" if i in up else "fast" for i in range(len(rows))]
+
+
+def drift_figures(stream: list[Row], tiers: list[str], kind: str) -> tuple[int | None, float]:
+    """(questions of ``kind`` after the drift until 16 of 20 in a row went up, max shift of another kind's share)."""
+    half = len(stream) // 2
+    after = [t for r, t in zip(stream[half:], tiers[half:], strict=True) if r.kind == kind]
+    sent_up = next((j + 1 for j in range(19, len(after)) if after[j - 19 : j + 1].count("strong") >= 16), None)
+    quarter = len(stream) // 4
+    shifts = []
+    for other in {r.kind for r in stream} - {kind}:
+        before = [t == "strong" for r, t in zip(stream[quarter:half], tiers[quarter:half], strict=True) if r.kind == other]
+        late = [t == "strong" for r, t in zip(stream[-quarter:], tiers[-quarter:], strict=True) if r.kind == other]
+        if before and late:
+            shifts.append(abs(statistics.mean(late) - statistics.mean(before)))
+    return sent_up, max(shifts, default=0.0)
+
+
+async def measure_cost(rows: list[Row], redis_url: str | None) -> tuple[float, float, float | None]:
+    """p50 ms of the learner's advice (understanding warm), p50 ms of the prior's decision, Redis commands per advice."""
+    from router.routing.learning import Decision, Learner
+    from router.state.memory import MemoryStore
+
+    config = make_router(learning=True, knob="strong_share: 0.3", clock=[0.0]).config
+    settings = config.routing.learning
+    sample = rows[:2000]
+    store = MemoryStore()
+    if redis_url:
+        from router.state.redis import RedisStore
+
+        store = RedisStore(redis_url, key_prefix="bench-learning:")  # type: ignore[assignment]
+    learner = Learner(settings, store, clock=lambda: 1_800_000_000.0)
+    for row in sample[:500]:  # some evidence, so the advice does its whole computation
+        kind = learner.kind(row.prompt)
+        await learner.observe(Decision(kind, "fast", "weak/weak-1", 0.3), row.weak, 1.0, 1_800_000_000.0)
+    tiers = config.routing.tiers
+    prior, learned = [], []
+    for row in sample:
+        learner.kind(row.prompt)  # warm the understanding's cache: its cost is the understanding's
+        start = time.perf_counter()
+        choose(row.prompt, "cot", config)
+        prior.append(time.perf_counter() - start)
+    calls = await _hmget_calls(redis_url)
+    for row in sample:
+        start = time.perf_counter()
+        await learner.advise(row.prompt, tiers)
+        learned.append(time.perf_counter() - start)
+    per = None
+    if redis_url:
+        per = (await _hmget_calls(redis_url) - calls) / len(sample)
+        await store.aclose()
+    return statistics.median(learned) * 1000, statistics.median(prior) * 1000, per
+
+
+async def _hmget_calls(redis_url: str | None) -> float:
+    """Every command Redis has run (INFO commandstats): the advice's round trips, counted by the server."""
+    if not redis_url:
+        return 0.0
+    import redis.asyncio as aioredis
+
+    client = aioredis.Redis.from_url(redis_url)
+    stats = await client.info("commandstats")
+    await client.aclose()
+    return float(sum(v["calls"] for k, v in stats.items() if k != "cmdstat_info"))
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--users", type=int, default=6)
+    parser.add_argument("--kinds", type=int, default=6, help="kinds of work per user")
+    parser.add_argument("--per-kind", type=int, default=250)
+    parser.add_argument("--by", choices=("group", "subject"), default="group",
+                        help="what a kind is: the tables' categories, or each MMLU subject")
+    parser.add_argument("--seed", type=int, default=21)
+    args = parser.parse_args(argv)
+    started = time.perf_counter()
+    rows = load_rows(args.by)
+    streams = users(rows, args.users, args.kinds, args.per_kind, args.seed)
+    print(f"{len(rows)} rows, {len({r.kind for r in rows})} kinds; {args.users} users x {args.kinds} kinds x "
+          f"<= {args.per_kind} questions; learning: explore_share {EXPLORE}, half_life_days 7, min_evidence 20")
+    print(f"{'user':>4} {'stream':<12} {'n':>5} {'share':>6} {'PGR off':>8} {'PGR on':>7} {'on-off':>7} {'oracle':>7}")
+    gains: dict[str, list[float]] = {"prior right": [], "prior wrong": [], "drift": []}
+    ok = True
+    explore_windows: list[float] = []
+    for u, base in enumerate(streams):
+        drifted, drift_kind = drift(base)
+        for name, stream in (("prior right", base), ("prior wrong", prior_wrong(base)), ("drift", drifted)):
+            tiers, explored = asyncio.run(run_on(stream))
+            explore_windows += [sum(explored[i : i + 1000]) / 1000 for i in range(0, len(explored) - 999, 250)]
+            half = len(stream) // 2
+            last, last_tiers = stream[half:], tiers[half:]
+            share = last_tiers.count("strong") / len(last)
+            off = asyncio.run(run_off(last, share))
+            on_pgr, off_pgr = pgr(last, last_tiers), pgr(last, off)
+            gains[name].append(on_pgr - off_pgr)
+            extra = ""
+            if name == "drift":
+                sent_up, shift = drift_figures(stream, tiers, drift_kind)
+                extra = f"  drift {drift_kind}: up after {sent_up} of its questions; other kinds moved <= {shift:.2f}"
+                ok &= sent_up is not None and sent_up <= DRIFT_WITHIN
+            print(f"{u:>4} {name:<12} {len(stream):>5} {share:>6.2f} {off_pgr:>8.3f} {on_pgr:>7.3f} "
+                  f"{on_pgr - off_pgr:>+7.3f} {pgr(last, oracle(last, share)):>7.3f}{extra}", flush=True)
+    print()
+    for name, values in gains.items():
+        print(f"{name:<12} PGR on - off at the same strong share: mean {statistics.mean(values):+.3f}, "
+              f"min {min(values):+.3f} over {len(values)} users")
+    ok &= statistics.mean(gains["prior wrong"]) >= TARGET_WRONG and statistics.mean(gains["prior right"]) >= TARGET_RIGHT
+    low, high = min(explore_windows), max(explore_windows)
+    print(f"exploration share over every window of 1,000 decisions: {low:.3f} .. {high:.3f} (explore_share {EXPLORE})")
+    ok &= EXPLORE - 0.01 <= low and high <= EXPLORE + 0.01
+    learner_ms, prior_ms, _ = asyncio.run(measure_cost(streams[0], None))
+    print(f"learner advice p50 {learner_ms:.3f} ms in process (the prior's decision: {prior_ms:.3f} ms, same run)")
+    ok &= learner_ms <= COST_P50_MS
+    try:
+        from redis_server import RedisServer, redis_available
+    except ImportError:
+        redis_available = lambda: False  # noqa: E731
+    if redis_available():
+        with RedisServer() as server:
+            redis_ms, _, per = asyncio.run(measure_cost(streams[0], server.url))
+        print(f"learner advice on redis-server: p50 {redis_ms:.3f} ms, {per:.2f} Redis commands per decision")
+        ok &= per is not None and per <= 1.0
+    print(f"{'all targets met' if ok else 'TARGET MISSED'} ({time.perf_counter() - started:.0f} s)")
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
