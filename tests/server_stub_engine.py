@@ -51,7 +51,7 @@ class StubEngine:
 
     async def achat(self, messages: list[dict[str, Any]], *, tools: list[dict[str, Any]] | None = None,
                     provider: str | None = None, model: str | None = None, options: RequestOptions | None = None,
-                    mode: str = "direct") -> Answer:
+                    mode: str = "direct", **_: Any) -> Answer:
         name, model_id = self._resolve(model)
         started = time.perf_counter()
         client = self._client(name, model_id)
@@ -63,7 +63,7 @@ class StubEngine:
 
     async def astream_chat(self, messages: list[dict[str, Any]], *, tools: list[dict[str, Any]] | None = None,
                            provider: str | None = None, model: str | None = None, options: RequestOptions | None = None,
-                           mode: str = "direct") -> AsyncIterator[Any]:
+                           mode: str = "direct", **_: Any) -> AsyncIterator[Any]:
         name, model_id = self._resolve(model)
         started = time.perf_counter()
         yield RouteEvent(name, model_id, "stub")

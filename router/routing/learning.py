@@ -284,7 +284,7 @@ class Learner:
                 self._recent_sum -= self._recent[0]
             self._recent.append(raw)
             self._recent_sum += raw
-            return self._recent_sum / len(self._recent)
+            return self._recent_sum / _CENTRE_OVER  # a process that has seen little takes little out
 
     def _prefer(self, kind: Kind, models: Sequence[tuple[str, str]], stats: Mapping[str, float]) -> dict[str, tuple[str, ...]]:
         """Within a tier, models whose outcomes on this task are clearly better go first."""

@@ -96,6 +96,7 @@ def create_app(router: Engine, settings: ServerSettings | None = None, *, keys: 
         finally:
             await router.aclose()
 
+    from router.server import feedback
     from router.server.status.endpoint import status_routes
 
     status_keys = (KeyCheck.from_env(settings.status_key_envs, host="127.0.0.1", source=router.config.source)
@@ -103,6 +104,7 @@ def create_app(router: Engine, settings: ServerSettings | None = None, *, keys: 
     routes = [
         *(Route(path, pipeline, methods=["POST"]) for path, pipeline in pipelines.items()),
         *status_routes(router, metrics, metrics.decisions, settings, keys, status_keys),
+        *feedback.routes(router, metrics),  # POST /v1/feedback (routing.learning)
         Route("/v1/models", models, methods=["GET"]),
         Route("/models", models, methods=["GET"]),
         Route("/healthz", healthz, methods=["GET"]),

@@ -108,8 +108,8 @@ class Pipeline:
         await respond(send, status, dumps(body), headers)
         return status
 
-    def meta(self, overhead_ms: float | None = None) -> ReplyMeta:
-        return ReplyMeta(self.dialect.id_prefix + os.urandom(12).hex(), int(time.time()), overhead_ms)
+    def meta(self, overhead_ms: float | None = None, reply_id: str | None = None) -> ReplyMeta:
+        return ReplyMeta(reply_id or self.dialect.id_prefix + os.urandom(12).hex(), int(time.time()), overhead_ms)
 
     def parse(self, raw: bytes, scope: Scope) -> Call:
         try:
@@ -129,20 +129,23 @@ class Pipeline:
 
         return Budget(state, f"key:{name}", limit)
 
-    def answer(self, call: Call) -> Any:
-        """The engine call for a JSON reply (an awaitable Answer)."""
+    def answer(self, call: Call, reply: ReplyMeta, caller: str | None) -> Any:
+        """The engine call for a JSON reply (an awaitable Answer). The reply's id becomes ``Answer.id``
+        (what ``POST /v1/feedback`` takes); ``caller`` is the key's name (feedback only from it)."""
         router = self.router
         if call.mode is not None:
             return router.aask(call.question, history=call.messages[:-1], mode=call.mode, model=call.model,
-                               options=call.options)
-        return router.achat(call.messages, tools=call.tools, model=call.model, options=call.options)
+                               options=call.options, answer_id=reply.id, caller=caller)
+        return router.achat(call.messages, tools=call.tools, model=call.model, options=call.options,
+                            answer_id=reply.id, caller=caller)
 
-    def events(self, call: Call) -> AsyncIterator[Event]:
+    def events(self, call: Call, reply: ReplyMeta, caller: str | None) -> AsyncIterator[Event]:
         router = self.router
         if call.mode is not None:
             return router.astream(call.question, history=call.messages[:-1], mode=call.mode, model=call.model,
-                                  options=call.options)
-        return router.astream_chat(call.messages, tools=call.tools, model=call.model, options=call.options)
+                                  options=call.options, answer_id=reply.id, caller=caller)
+        return router.astream_chat(call.messages, tools=call.tools, model=call.model, options=call.options,
+                                   answer_id=reply.id, caller=caller)
 
     def record(self, answer: Answer, overhead_ms: float) -> None:
         metrics = self.metrics
@@ -176,10 +179,11 @@ class Pipeline:
         if call.stream:
             from router.server.stream import StreamReply
 
-            return await StreamReply(self, call, send, started, budget).serve(receive)
+            return await StreamReply(self, call, send, started, budget, caller=scope.get("router.key")).serve(receive)
+        reply = self.meta()
         try:
             async with asyncio.timeout(settings.request_timeout_s):
-                answer = await self.answer(call)
+                answer = await self.answer(call, reply, scope.get("router.key"))
             if budget is not None:
                 await budget.charge(answer.cost or 0.0)
         except Exception as exc:
@@ -189,7 +193,7 @@ class Pipeline:
             return await self.reply_failure(send, fail, call)
         overhead_ms = max(0.0, time.perf_counter() - started - upstream_seconds(answer)) * 1000
         self.record(answer, overhead_ms)
-        body = self.dialect.render(answer, call, self.meta(overhead_ms))
+        body = self.dialect.render(answer, call, self.meta(overhead_ms, reply.id))
         headers = answer_headers(answer, overhead_ms)
         if call.reply_headers:
             headers += call.reply_headers

@@ -29,8 +29,10 @@ SSE_HEADERS = [(b"content-type", b"text/event-stream; charset=utf-8"), (b"cache-
 
 
 class StreamReply:
-    def __init__(self, pipeline: Pipeline, call: Call, send: Send, started: float, budget: Any = None) -> None:
+    def __init__(self, pipeline: Pipeline, call: Call, send: Send, started: float, budget: Any = None,
+                 caller: str | None = None) -> None:
         self.pipeline, self.call, self.send, self.started, self.budget = pipeline, call, send, started, budget
+        self.caller = caller
         self.meta = pipeline.meta()
         self.writer = pipeline.dialect.stream(call, self.meta)
         self.opened = False
@@ -94,7 +96,7 @@ class StreamReply:
         return 200
 
     async def run(self) -> int:
-        events = self.pipeline.events(self.call)
+        events = self.pipeline.events(self.call, self.meta, self.caller)
         writer = self.writer
         try:
             async with asyncio.timeout(self.pipeline.settings.request_timeout_s):
