@@ -63,7 +63,6 @@ def _ask(server: Serve, question: str, key: str = KEY_A) -> tuple[str, str, str]
 
 @pytest.fixture
 def servers(make_redis_server: Callable[..., RedisServer], serve, tmp_path: Path, monkeypatch):  # type: ignore[no-untyped-def]  # noqa: F811
-    pytest.importorskip("router.understanding")  # kinds of question come from the question understanding
     for name, value in SECRET.items():
         monkeypatch.setenv(name, value)
     config = _config(tmp_path / "providers.yaml", make_redis_server().url)
@@ -71,6 +70,7 @@ def servers(make_redis_server: Callable[..., RedisServer], serve, tmp_path: Path
 
 
 def test_feedback_through_one_process_changes_the_other_ones_next_decision(servers) -> None:  # type: ignore[no-untyped-def]
+    pytest.importorskip("router.understanding")  # kinds of question come from the question understanding
     one, two = servers
     _, model, reason = _ask(two, CODING[-1])
     assert model.startswith("cheap/") and "learned" not in reason
