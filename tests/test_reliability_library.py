@@ -426,3 +426,37 @@ def test_the_server_says_a_reply_was_filtered(
         assert len(fake_server.requests) == 1
     finally:
         server.stop()
+
+
+# --- item 12 over HTTP: the gateway takes a history whose ids repeat across turns -----------------------
+
+
+def test_the_server_accepts_tool_call_ids_reused_across_turns(fake_server: FakeOpenAIServer, monkeypatch: pytest.MonkeyPatch) -> None:
+    from openai import OpenAI
+    from server_harness import SERVER_KEY, UPSTREAM_KEY_ENV, ServerThread, upstream_config
+
+    from router.config import ServerSettings
+    from router.server.app import create_app
+    from router.server.auth import KeyCheck
+
+    monkeypatch.setenv(UPSTREAM_KEY_ENV, "sk-upstream-test")
+    recorded = cassette(KIMI[False])
+    fake_server.enqueue(_second_turn(recorded), Text("9 and 20"))
+    first_turn = recorded.body["choices"][0]["message"]
+    history: list[Any] = [{"role": "user", "content": "add and multiply 2 and 3, then 4 and 5"}, first_turn,
+                          *({"role": "tool", "tool_call_id": c["id"], "content": r} for c, r in zip(first_turn["tool_calls"], "56", strict=True))]  # fmt: skip
+    app = create_app(Router(upstream_config(fake_server.base_url)), ServerSettings(), keys=KeyCheck([SERVER_KEY.encode()]))
+    server = ServerThread(app).start()
+    try:
+        client = OpenAI(base_url=server.url + "/v1", api_key=SERVER_KEY, max_retries=0)
+        tools = [{"type": "function", "function": {"name": n, "parameters": {"type": "object", "properties": {}}}} for n in ("add", "multiply")]
+        second = client.chat.completions.create(model="fake", messages=history, tools=tools).choices[0].message
+        assert [c.id for c in second.tool_calls or ()] == ["functions.add:0", "functions.multiply:1"]
+        history += [second.model_dump(exclude_none=True),
+                    *({"role": "tool", "tool_call_id": c.id, "content": r} for c, r in zip(second.tool_calls or (), ["9", "20"], strict=True))]  # fmt: skip
+        final = client.chat.completions.create(model="fake", messages=history, tools=tools)
+        assert final.choices[0].message.content == "9 and 20"
+        sent = fake_server.requests[-1].body["messages"]
+        assert [m.get("tool_call_id") for m in sent if m["role"] == "tool"] == ["functions.add:0", "functions.multiply:1"] * 2
+    finally:
+        server.stop()
