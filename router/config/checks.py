@@ -12,6 +12,7 @@ from typing import Any, NoReturn
 
 from pydantic import BaseModel
 
+from router.config.deployments import check_deployments
 from router.config.schema import _SECRET_KEYS, ProviderConfig, RouterConfig
 from router.errors import ConfigError, UsageError
 from router.redaction import looks_like_secret
@@ -90,7 +91,7 @@ def _cross_checks(config: RouterConfig, lines: dict[tuple[Any, ...], int], file:
         defaults = [i for i, m in enumerate(provider.models) if m.default]
         if len(defaults) > 1:
             fail(f"providers.{pname}.models: more than one model marked default", ("providers", pname, "models", defaults[1]))
-        if provider.client in ("openai",) and provider.base_url is None:
+        if provider.client in ("openai",) and provider.base_url is None and not provider.deployments:
             fail(f"providers.{pname}.base_url: required for client 'openai'", ("providers", pname))
         for i, alias in enumerate([pname, *provider.aliases]):
             key = alias.strip().lower()
@@ -101,6 +102,7 @@ def _cross_checks(config: RouterConfig, lines: dict[tuple[Any, ...], int], file:
                 fail(f"providers.{pname}.aliases: {alias!r} is already an alias of provider {owner[key]!r}", loc)
             owner[key] = pname
     _check_tiers(config, fail)
+    check_deployments(config, fail)
     return _provider_names(config, fail)
 
 

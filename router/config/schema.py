@@ -22,9 +22,10 @@ from urllib.parse import urlparse
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
+from router.config.deployments import Balance, Deployment
+from router.config.fields import check_base_url, check_env_name
 from router.config.learning import LearningSettings
 from router.errors import ConfigError, MissingAPIKeyError
-from router.redaction import has_url_credentials, looks_like_secret
 
 ClientKind = Literal["openai", "litellm", "mock", "llama_cpp"]
 _PACKAGED = "providers.yaml"
@@ -90,6 +91,9 @@ class RateLimits(_Strict):
     tokens_per_minute: float | None = Field(default=None, gt=0, le=1e9, allow_inf_nan=False)
 
 
+Deployment.model_rebuild(_types_namespace={"RateLimits": RateLimits})
+
+
 class ProviderConfig(_Strict):
     client: ClientKind
     base_url: str | None = None
@@ -107,40 +111,21 @@ class ProviderConfig(_Strict):
     installed) or ``sdk`` (the openai SDK's own HTTP stack)."""
     models: list[ModelConfig] = Field(min_length=1)
 
+    deployments: list[Deployment] = Field(default_factory=list, max_length=64)
+    """Endpoints and keys that serve this provider's models (``router.config.deployments``); none: one implicit."""
+    balance: Balance = "weighted"
+    sticky: bool = False
+    """Keep a conversation on one deployment while it is healthy (provider-side prompt caches keep hitting)."""
+
     @field_validator("base_url")
     @classmethod
     def _check_url(cls, value: str | None) -> str | None:
-        if value is None:
-            return value
-        if has_url_credentials(value) or looks_like_secret(value.rsplit("/", 1)[-1]):
-            raise ValueError(
-                "the URL contains credentials (user:password@ or a key); put the key in the environment "
-                "variable named by api_key_env instead (value not shown)"
-            )
-        try:
-            parsed = urlparse(value)
-            parsed.port  # noqa: B018 - raises ValueError on a malformed port
-        except ValueError:
-            parsed = None
-        if parsed is None or parsed.scheme not in ("http", "https") or not parsed.netloc:
-            raise ValueError(f"malformed URL {value[:80]!r} (expected http:// or https:// with a host)")
-        return value.rstrip("/")
+        return check_base_url(value)
 
     @field_validator("api_key_env")
     @classmethod
     def _check_env_name(cls, value: str | None) -> str | None:
-        if value is None:
-            return value
-        if looks_like_secret(value):
-            raise ValueError(
-                "this looks like an API key itself; api_key_env takes the NAME of an environment variable "
-                "(e.g. OPENAI_API_KEY) whose value is the key (value not shown)"
-            )
-        if not value or len(value) > 64 or not value.replace("_", "a").isalnum() or value[0].isdigit():
-            raise ValueError(
-                "not an environment variable name (letters, digits and _, e.g. OPENAI_API_KEY; value not shown)"
-            )
-        return value
+        return check_env_name(value)
 
     @property
     def default_model(self) -> ModelConfig:
