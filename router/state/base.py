@@ -27,6 +27,10 @@ Every method exists for one consumer:
   additions commute, so racing processes never lose an outcome.
 - ``note_set`` / ``note_get``: small values with a TTL: answers awaiting feedback, the last
   answer to a question per key (``router.routing.outcomes``).
+- ``window_take`` / ``window_used``: a deployment's hard per-minute caps (``router.state.limits``):
+  sliding windows of one-second slots, so no 60 s ever holds more than the limit.
+- ``count_add`` / ``count_least`` / ``counts``: requests in flight per deployment, across
+  processes (``router.balance.least_busy``); ``count_least`` picks and counts in one step.
 - ``aclose``: network stores hold connections.
 
 Keys are plain strings chosen by the layer above (``"deepseek/deepseek-chat"``,
@@ -89,6 +93,31 @@ class Bucket:
     def ttl_s(self) -> float:
         """After this long a bucket is full again, which is the same as absent."""
         return self.capacity / self.per_s + 1.0
+
+
+@dataclass(frozen=True)
+class Window:
+    """A sliding-window cap: at most ``limit`` units in any ``span_s`` seconds.
+
+    Counted in slots of ``slot_s``; a take checks the current slot and the
+    ``span_s / slot_s`` before it, so every real interval of ``span_s`` lies inside
+    what was checked and the cap holds exactly (at the cost of up to one slot of
+    headroom)."""
+
+    key: str
+    amount: float
+    limit: float
+    span_s: float = 60.0
+    slot_s: float = 1.0
+
+    @property
+    def slots(self) -> int:
+        """Slots checked: the current one and those ``span_s`` back."""
+        return round(self.span_s / self.slot_s) + 1
+
+    @property
+    def ttl_s(self) -> float:
+        return self.span_s + 2 * self.slot_s
 
 
 @runtime_checkable
@@ -168,6 +197,30 @@ class StateStore(Protocol):
         """The live value under ``key``, or None."""
         ...
 
+    async def window_take(self, windows: Sequence[Window], now: float, *, force: bool = False, at: float | None = None) -> float:
+        """Add every window's amount, or none: 0.0 when added, else the seconds until all fit
+        (``math.inf`` when an amount exceeds its limit outright). ``force`` adds regardless
+        (a correction, possibly negative) into the slot of time ``at`` (default ``now``)
+        and returns 0.0."""
+        ...
+
+    async def window_used(self, windows: Sequence[Window], now: float) -> list[float]:
+        """Units counted in each window now (its ``amount`` is ignored)."""
+        ...
+
+    async def count_add(self, key: str, delta: float, ttl_s: float) -> float:
+        """Add ``delta`` to a counter (never below 0; the key lives ``ttl_s`` past its last change)."""
+        ...
+
+    async def count_least(self, keys: Sequence[str], start: int, ttl_s: float) -> int:
+        """Add 1 to the counter of ``keys`` that is lowest now and return its index, in one atomic
+        step; ties go to the first lowest at or after position ``start`` (callers pass a random one)."""
+        ...
+
+    async def counts(self, keys: Sequence[str]) -> list[float]:
+        """The counters' values (0.0 when absent)."""
+        ...
+
     async def aclose(self) -> None:
         """Release connections; the store must not be used afterwards."""
         ...
@@ -183,4 +236,4 @@ def decay_scale(at: float, epoch: float, half_life_s: float) -> float:
     return float(2.0 ** ((at - epoch) / half_life_s))
 
 
-__all__ = ["DECAY_EPOCH_FIELD", "DECAY_REBASE", "BreakerPolicy", "BreakerRecord", "BreakerStateName", "Bucket", "StateStore", "decay_scale"]
+__all__ = ["DECAY_EPOCH_FIELD", "DECAY_REBASE", "BreakerPolicy", "BreakerRecord", "BreakerStateName", "Bucket", "StateStore", "Window", "decay_scale"]

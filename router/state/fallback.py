@@ -22,7 +22,7 @@ from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import TypeVar
 
 from router.errors import StateStoreUnavailableError
-from router.state.base import BreakerPolicy, BreakerRecord, Bucket, StateStore
+from router.state.base import BreakerPolicy, BreakerRecord, Bucket, StateStore, Window
 
 T = TypeVar("T")
 log = logging.getLogger("router.state")
@@ -200,6 +200,21 @@ class FallbackStore:
 
     async def note_get(self, key: str) -> str | None:
         return await self._call(lambda s: s.note_get(key))
+
+    async def window_take(self, windows: Sequence[Window], now: float, *, force: bool = False, at: float | None = None) -> float:
+        return await self._call(lambda s: s.window_take(windows, now, force=force, at=at))
+
+    async def window_used(self, windows: Sequence[Window], now: float) -> list[float]:
+        return await self._call(lambda s: s.window_used(windows, now))
+
+    async def count_add(self, key: str, delta: float, ttl_s: float) -> float:
+        return await self._call(lambda s: s.count_add(key, delta, ttl_s))
+
+    async def count_least(self, keys: Sequence[str], start: int, ttl_s: float) -> int:
+        return await self._call(lambda s: s.count_least(keys, start, ttl_s))
+
+    async def counts(self, keys: Sequence[str]) -> list[float]:
+        return await self._call(lambda s: s.counts(keys))
 
     async def aclose(self) -> None:
         try:

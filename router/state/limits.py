@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from router.errors import BudgetExceededError, UsageError
-from router.state.base import Bucket, StateStore
+from router.state.base import Bucket, StateStore, Window
 
 if TYPE_CHECKING:
     from router.config import RouterConfig
@@ -85,6 +85,72 @@ class RateLimiter:
             await self.store.take(buckets, self._clock(), force=True)
 
 
+@dataclass(frozen=True)
+class Grant:
+    """What ``DeploymentLimits.acquire`` decided: 0.0 = taken at ``at``, else seconds to wait (nothing taken)."""
+
+    wait_s: float
+    at: float
+
+
+class DeploymentLimits:
+    """A deployment's ``limits`` as hard caps: never more than rpm requests or tpm tokens in any 60 s.
+
+    Unlike the provider-level token bucket (which lets a full minute's burst through and
+    refills continuously, so a busy minute may see nearly twice the limit), these are
+    sliding windows: a tokens-per-minute cap the endpoint enforces is never crossed
+    by this router, across every process on the store. Tokens are reserved before
+    the call (an estimate of the prompt plus the reply's allowance) and corrected in
+    the slot of the reservation once the reply's usage is known.
+    """
+
+    def __init__(self, store: StateStore, *, clock: Callable[[], float] = time.time) -> None:
+        self.store = store
+        self._clock = clock
+
+    @staticmethod
+    def _windows(key: str, limit: RateLimit, requests: float, tokens: float) -> list[Window]:
+        out = []
+        if limit.requests_per_minute is not None:
+            out.append(Window(f"dl:{key}:rpm", requests, limit.requests_per_minute))
+        if limit.tokens_per_minute is not None:
+            out.append(Window(f"dl:{key}:tpm", tokens, limit.tokens_per_minute))
+        return out
+
+    async def acquire(self, key: str, limit: RateLimit, *, tokens: int) -> Grant:
+        """Reserve one request and ``tokens`` under ``key`` (an endpoint and key) now, or say how long until they fit."""
+        now = self._clock()
+        windows = self._windows(key, limit, 1, max(0, tokens))
+        return Grant(await self.store.window_take(windows, now) if windows else 0.0, now)
+
+    async def settle(self, key: str, limit: RateLimit, *, estimated: int, actual: int, at: float) -> None:
+        """Correct the reservation made at ``at`` to the reply's real usage."""
+        if limit.tokens_per_minute is not None and actual != estimated:
+            windows = [Window(f"dl:{key}:tpm", actual - estimated, limit.tokens_per_minute)]
+            await self.store.window_take(windows, self._clock(), force=True, at=at)
+
+    async def release(self, key: str, limit: RateLimit, *, tokens: int, at: float) -> None:
+        """Give a reservation back (the request was never sent: a skip after the take)."""
+        windows = self._windows(key, limit, -1, -max(0, tokens))
+        if windows:
+            await self.store.window_take(windows, self._clock(), force=True, at=at)
+
+    async def headroom(self, items: list[tuple[str, RateLimit | None]]) -> list[float]:
+        """For each (key, limit): the share of its tightest cap still free now (1.0 = unlimited or unused)."""
+        windows: list[Window] = []
+        spans: list[tuple[int, int]] = []
+        for key, limit in items:
+            own = self._windows(key, limit, 0, 0) if limit is not None else []
+            spans.append((len(windows), len(own)))
+            windows.extend(own)
+        used = await self.store.window_used(windows, self._clock()) if windows else []
+        out = []
+        for start, count in spans:
+            shares = [1.0 - used[i] / windows[i].limit for i in range(start, start + count)]
+            out.append(max(0.0, min(shares, default=1.0)))
+        return out
+
+
 class Budget:
     """A USD-per-day budget for one scope."""
 
@@ -129,4 +195,4 @@ class Budget:
         return max(0.0, self.limit_usd - total)
 
 
-__all__ = ["Budget", "RateLimit", "RateLimiter"]
+__all__ = ["Budget", "DeploymentLimits", "Grant", "RateLimit", "RateLimiter"]

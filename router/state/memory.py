@@ -9,6 +9,7 @@ and is swept, and the response cache is an LRU with a size cap.
 
 from __future__ import annotations
 
+import math
 import threading
 import time
 from collections import OrderedDict, deque
@@ -16,7 +17,7 @@ from collections.abc import Callable, Mapping, MutableMapping, Sequence
 from dataclasses import dataclass, field
 from typing import TypeVar
 
-from router.state.base import DECAY_REBASE, BreakerPolicy, BreakerRecord, Bucket, decay_scale
+from router.state.base import DECAY_REBASE, BreakerPolicy, BreakerRecord, Bucket, Window, decay_scale
 
 V = TypeVar("V")
 _SWEEP_EVERY = 256
@@ -57,6 +58,8 @@ class MemoryStore:
         self._max_notes = max_notes
         self._notes: OrderedDict[str, tuple[str, float]] = OrderedDict()  # key -> (value, expires_at), oldest first
         self._decayed: dict[str, tuple[float, dict[str, float], float]] = {}  # key -> (epoch, sums, expires_at)
+        self._windows: dict[str, dict[int, float]] = {}  # key -> {slot number: units}
+        self._counters: dict[str, tuple[float, float]] = {}  # key -> (value, expires_at)
         self._writes = 0
 
     # --- circuit breakers -------------------------------------------------------------
@@ -220,6 +223,56 @@ class MemoryStore:
         with self._lock:
             return self._live(self._notes, key)
 
+    # --- deployment windows and in-flight counters -------------------------------------
+
+    def _window(self, window: Window, now: float) -> tuple[dict[int, float], int]:
+        """The window's live slots (older ones dropped) and the current slot number. Lock held."""
+        current = math.floor(now / window.slot_s)
+        slots = self._windows.setdefault(window.key, {})
+        for old in [n for n in slots if n <= current - window.slots]:
+            del slots[old]
+        return slots, current
+
+    async def window_take(self, windows: Sequence[Window], now: float, *, force: bool = False, at: float | None = None) -> float:
+        with self._lock:
+            wait = 0.0
+            states = [self._window(w, now) for w in windows]
+            if not force:
+                for window, (slots, _) in zip(windows, states, strict=True):
+                    wait = max(wait, _window_wait(window, slots, now))
+                if wait > 0:
+                    return wait
+            for window, (slots, current) in zip(windows, states, strict=True):
+                slot = current if at is None else math.floor(at / window.slot_s)
+                if slot > current - window.slots:
+                    slots[slot] = slots.get(slot, 0.0) + window.amount
+            self._wrote()
+            return 0.0
+
+    async def window_used(self, windows: Sequence[Window], now: float) -> list[float]:
+        with self._lock:
+            return [sum(self._window(w, now)[0].values()) for w in windows]
+
+    async def count_add(self, key: str, delta: float, ttl_s: float) -> float:
+        with self._lock:
+            value = max(0.0, (self._live(self._counters, key) or 0.0) + delta)
+            self._counters[key] = (value, self._clock() + ttl_s)
+            self._wrote()
+            return value
+
+    async def count_least(self, keys: Sequence[str], start: int, ttl_s: float) -> int:
+        with self._lock:
+            values = [self._live(self._counters, k) or 0.0 for k in keys]
+            order = [(start + i) % len(keys) for i in range(len(keys))]
+            best = min(order, key=lambda i: values[i])  # min keeps the first lowest in rotated order
+            self._counters[keys[best]] = (values[best] + 1, self._clock() + ttl_s)
+            self._wrote()
+            return best
+
+    async def counts(self, keys: Sequence[str]) -> list[float]:
+        with self._lock:
+            return [self._live(self._counters, k) or 0.0 for k in keys]
+
     async def aclose(self) -> None:
         """Nothing to release; the state stays readable (it is the fallback's memory)."""
 
@@ -241,11 +294,27 @@ class MemoryStore:
         if self._writes % _SWEEP_EVERY:
             return
         now = self._clock()
-        for table in (self._spend, self._downgrades, self._cache, self._notes):
+        for key in [k for k, slots in self._windows.items() if not slots]:
+            del self._windows[key]
+        for table in (self._spend, self._downgrades, self._cache, self._notes, self._counters):
             for key in [k for k, (_, expires) in table.items() if expires <= now]:
                 del table[key]
         for key in [k for k, (_, _, expires) in self._decayed.items() if expires <= now]:
             del self._decayed[key]
+
+
+def _window_wait(window: Window, slots: dict[int, float], now: float) -> float:
+    """0.0 when ``window.amount`` fits now, else the seconds until enough old slots have left."""
+    if window.amount > window.limit:
+        return math.inf
+    used = sum(slots.values())
+    if used + window.amount <= window.limit:
+        return 0.0
+    for slot in sorted(slots):
+        used -= slots[slot]
+        if used + window.amount <= window.limit:
+            return max(window.slot_s * 0.001, (slot + window.slots) * window.slot_s - now)
+    return window.span_s
 
 
 __all__ = ["MemoryStore"]

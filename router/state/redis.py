@@ -16,6 +16,7 @@ is kept per running loop. Failures of any kind become
 from __future__ import annotations
 
 import asyncio
+import math
 import threading
 import weakref
 from collections.abc import Awaitable, Callable, Mapping, Sequence
@@ -23,7 +24,7 @@ from typing import Any, TypeVar
 
 from router.errors import ConfigError, StateStoreUnavailableError
 from router.redaction import redact, redact_url, scrub_exception
-from router.state.base import DECAY_EPOCH_FIELD, DECAY_REBASE, BreakerPolicy, BreakerRecord, Bucket, decay_scale
+from router.state.base import DECAY_EPOCH_FIELD, DECAY_REBASE, BreakerPolicy, BreakerRecord, Bucket, Window, decay_scale
 
 T = TypeVar("T")
 
@@ -111,6 +112,82 @@ end
 return '0'
 """
 
+# KEYS: window hashes (slot number -> units). ARGV: now, force, at ('' = now), then (amount, limit, slot_s, slots) each
+_WINDOW_TAKE = """
+local now = tonumber(ARGV[1])
+local force = ARGV[2] == '1'
+local at = tonumber(ARGV[3])
+local wait = 0
+local currents = {}
+for i, key in ipairs(KEYS) do
+  local base = 3 + (i - 1) * 4
+  local amount, limit = tonumber(ARGV[base + 1]), tonumber(ARGV[base + 2])
+  local slot_s, slots = tonumber(ARGV[base + 3]), tonumber(ARGV[base + 4])
+  local current = math.floor(now / slot_s)
+  currents[i] = current
+  local fields = redis.call('HGETALL', key)
+  local used = 0
+  local live = {}
+  for j = 1, #fields, 2 do
+    local n = tonumber(fields[j])
+    if n <= current - slots then
+      redis.call('HDEL', key, fields[j])
+    else
+      local v = tonumber(fields[j + 1])
+      used = used + v
+      live[#live + 1] = {n, v}
+    end
+  end
+  if not force and used + amount > limit then
+    if amount > limit then return 'inf' end
+    table.sort(live, function(a, b) return a[1] < b[1] end)
+    local w = slots * slot_s
+    for _, entry in ipairs(live) do
+      used = used - entry[2]
+      if used + amount <= limit then
+        w = math.max(slot_s * 0.001, (entry[1] + slots) * slot_s - now)
+        break
+      end
+    end
+    wait = math.max(wait, w)
+  end
+end
+if wait > 0 then return tostring(wait) end
+for i, key in ipairs(KEYS) do
+  local base = 3 + (i - 1) * 4
+  local amount, slot_s, slots = tonumber(ARGV[base + 1]), tonumber(ARGV[base + 3]), tonumber(ARGV[base + 4])
+  local slot = currents[i]
+  if at then slot = math.floor(at / slot_s) end
+  if slot > currents[i] - slots then
+    redis.call('HINCRBYFLOAT', key, tostring(slot), ARGV[base + 1])
+    redis.call('PEXPIRE', key, math.ceil((slots + 2) * slot_s * 1000))
+  end
+end
+return '0'
+"""
+
+# KEYS: counters. ARGV: start (0-based), ttl_ms. Increments the lowest (first at or after start on ties).
+_COUNT_LEAST = """
+local n = #KEYS
+local best, best_value = nil, nil
+for i = 0, n - 1 do
+  local index = (tonumber(ARGV[1]) + i) % n
+  local value = tonumber(redis.call('GET', KEYS[index + 1]) or '0')
+  if best_value == nil or value < best_value then best, best_value = index, value end
+end
+redis.call('INCRBYFLOAT', KEYS[best + 1], 1)
+redis.call('PEXPIRE', KEYS[best + 1], ARGV[2])
+return best
+"""
+
+# KEYS[1] counter. ARGV: delta, ttl_ms. Never below 0.
+_COUNT_ADD = """
+local value = tonumber(redis.call('GET', KEYS[1]) or '0') + tonumber(ARGV[1])
+if value < 0 then value = 0 end
+redis.call('SET', KEYS[1], tostring(value), 'PX', ARGV[2])
+return tostring(value)
+"""
+
 
 # KEYS[1] decayed hash. ARGV: at, half_life_s, ttl_ms, rebase exponent, then (field, value) pairs.
 # Stored sums are scaled by 2^((at - epoch) / half_life): one HINCRBYFLOAT per field adds an observation.
@@ -171,6 +248,9 @@ class _Connection:
         self.failure = self.client.register_script(_FAILURE)
         self.take = self.client.register_script(_TAKE)
         self.decay_add = self.client.register_script(_DECAY_ADD)
+        self.window_take = self.client.register_script(_WINDOW_TAKE)
+        self.count_least = self.client.register_script(_COUNT_LEAST)
+        self.count_add = self.client.register_script(_COUNT_ADD)
 
 
 class RedisStore:
@@ -347,6 +427,50 @@ class RedisStore:
     async def note_get(self, key: str) -> str | None:
         value = await self._run("note_get", lambda c: c.client.get(f"{self._prefix}note:{key}"))
         return None if value is None else _text(value)
+
+    # --- deployment windows and in-flight counters -------------------------------------
+
+    async def window_take(self, windows: Sequence[Window], now: float, *, force: bool = False, at: float | None = None) -> float:
+        if not windows:
+            return 0.0
+        keys = [f"{self._prefix}window:{w.key}" for w in windows]
+        args = [repr(now), "1" if force else "0", "" if at is None else repr(at)]
+        for w in windows:
+            args += [repr(float(w.amount)), repr(float(w.limit)), repr(float(w.slot_s)), str(w.slots)]
+        reply = _text(await self._run("window_take", lambda c: c.window_take(keys=keys, args=args)))
+        return math.inf if reply == "inf" else float(reply)
+
+    async def window_used(self, windows: Sequence[Window], now: float) -> list[float]:
+        if not windows:
+            return []
+
+        async def read(c: _Connection) -> list[Any]:
+            async with c.client.pipeline(transaction=False) as pipe:
+                for w in windows:
+                    pipe.hgetall(f"{self._prefix}window:{w.key}")
+                return await pipe.execute()  # type: ignore[no-any-return]
+
+        out = []
+        for w, fields in zip(windows, await self._run("window_used", read), strict=True):
+            current = math.floor(now / w.slot_s)
+            out.append(sum(float(_text(v)) for k, v in fields.items() if int(_text(k)) > current - w.slots))
+        return out
+
+    async def count_add(self, key: str, delta: float, ttl_s: float) -> float:
+        args = [repr(float(delta)), str(max(1, int(ttl_s * 1000)))]
+        reply = await self._run("count_add", lambda c: c.count_add(keys=[f"{self._prefix}count:{key}"], args=args))
+        return float(_text(reply))
+
+    async def count_least(self, keys: Sequence[str], start: int, ttl_s: float) -> int:
+        full = [f"{self._prefix}count:{k}" for k in keys]
+        args = [str(start % len(keys)), str(max(1, int(ttl_s * 1000)))]
+        return int(await self._run("count_least", lambda c: c.count_least(keys=full, args=args)))
+
+    async def counts(self, keys: Sequence[str]) -> list[float]:
+        if not keys:
+            return []
+        values = await self._run("counts", lambda c: c.client.mget([f"{self._prefix}count:{k}" for k in keys]))
+        return [_float(v) or 0.0 for v in values]
 
     async def ping(self) -> None:
         """Raise ``StateStoreUnavailableError`` unless Redis answers (for start-up checks)."""
