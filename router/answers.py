@@ -38,6 +38,7 @@ def finish_answer(
         mode=mode,
         provider=provider,
         model=model,
+        deployment=answered.deployment if answered else None,
         route_reason=route.reason,
         mode_reason=mode_reason,
         cost=cost(config, provider, model, result.usage),

@@ -63,7 +63,7 @@ class Router:
         self._clients: dict[str, LLMClient] = {}
         for name, client in (clients or {}).items():
             self._clients[self.resolve_provider(name)] = client
-        self._built: dict[tuple[str, str], LLMClient] = {}
+        self._built: dict[tuple[str, str, str | None], LLMClient] = {}
         self._registry = registry
         self._sleep = _awaitable_sleep(sleep)
         self.state = make_store(config)  # in-process, or Redis shared by every process of the deployment
@@ -89,6 +89,11 @@ class Router:
 
             self._learner = Learner(config.routing.learning, self.state, clock=clock or time.time)
             self._outcomes = OutcomeBook(self._learner, config.routing.learning)
+        self.balancer = None  # chooses among a provider's deployments (router.balance); only when some are listed
+        if any(p.deployments for p in config.providers.values()):
+            from router.balance import Balancer
+
+            self.balancer = Balancer(self.state)
 
     @classmethod
     def from_yaml(cls, path: str | os.PathLike[str] | None = None, **kwargs: Any) -> Router:
@@ -134,37 +139,47 @@ class Router:
         decision = advice.decision(choice.tier, choice.score or 0.0, choice.explored) if advice else None
         return Route(provider, model, choice.reason, explicit=False, alternatives=rest), decision
 
-    def client_for(self, provider: str, model: str) -> LLMClient:
+    def client_for(self, provider: str, model: str, deployment: str | None = None) -> LLMClient:
         if provider in self._clients:
             return self._clients[provider]
-        key = (provider, model)
+        key = (provider, model, deployment)
         if key not in self._built:
             from router.clients.factory import make_client
 
-            self._built[key] = make_client(self.config, provider, model)
+            self._built[key] = make_client(self.config, provider, model, deployment)
         return self._built[key]
 
     def _chain(self, plan: Plan, on_event: EventSink | None) -> ResilientClient:
-        def client(provider: str, model: str) -> LLMClient:
+        def client(provider: str, model: str, deployment: str | None = None) -> LLMClient:
             built: LLMClient
             if provider in self._clients:
                 built = self._clients[provider]
             else:
-                built = LazyClient(lambda: self.client_for(provider, model), provider, model)
+                built = LazyClient(lambda: self.client_for(provider, model, deployment), provider, model)
             if self._telemetry is None:
                 return built
             settings = self.config.providers.get(provider)
-            return self._telemetry.instrument(built, base_url=settings.base_url if settings else None)
+            url = settings.base_url if settings else None
+            if settings is not None and deployment is not None:
+                url = next((d.url(settings) for d in settings.deployments if d.name == deployment), url)
+            return self._telemetry.instrument(built, base_url=url)
 
-        candidates = [
-            Candidate(c.provider, c.model_id, client(c.provider, c.model_id), c.settings.max_retries,
-                      key_id=key_fingerprint(c.settings.api_key()), key_env=c.settings.api_key_env)
-            for c in plan.candidates
-        ]
+        candidates = []
+        for c in plan.candidates:
+            if not c.deployments:
+                candidates.append(Candidate(c.provider, c.model_id, client(c.provider, c.model_id), c.settings.max_retries,
+                                            key_id=key_fingerprint(c.settings.api_key()), key_env=c.settings.api_key_env))  # fmt: skip
+                continue
+            from router.balance.members import members_of
+
+            for deployment, member in members_of(c):
+                candidates.append(Candidate(c.provider, c.model_id, client(c.provider, c.model_id, deployment.name),
+                                            c.settings.max_retries, key_id=key_fingerprint(deployment.api_key(c.settings)),
+                                            key_env=deployment.key_env(c.settings), member=member))  # fmt: skip
         notify = (lambda text: on_event(NoticeEvent(text))) if on_event is not None else None
         return ResilientClient(candidates, retry=self.config.retry, sleep=self._sleep, breaker=self._breaker, notify=notify,
                                deadlines=Deadlines.from_settings(self.config.deadlines), guards=self._guards,
-                               cache=self._cache)  # fmt: skip
+                               cache=self._cache, balancer=self.balancer)  # fmt: skip
 
     # -- lifetime -------------------------------------------------------------------------
 

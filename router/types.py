@@ -121,6 +121,8 @@ class Attempt:
     error: str | None = None
     wait_s: float = 0.0
     latency_s: float = 0.0
+    deployment: str | None = None
+    """The configured deployment name (never its key or URL); None: the provider's implicit one."""
 
 
 @dataclass(frozen=True)
@@ -132,6 +134,7 @@ class ChatResponse:
     provider: str = ""
     latency_s: float = 0.0
     attempts: tuple[Attempt, ...] = ()
+    deployment: str | None = None
 
 
 StreamEventKind = Literal["text", "reasoning", "tool_call", "restart", "done"]
@@ -214,6 +217,8 @@ class Answer:
     """The model refused (its ``refusal`` text is the answer)."""
     id: str = ""
     """Unique per answer: what ``Router.feedback`` takes; the server's response id (chat completion ``id``)."""
+    deployment: str | None = None
+    """Which of the provider's ``deployments`` answered (its configured name); None: the implicit one."""
 
     @property
     def answer(self) -> str:

@@ -16,15 +16,25 @@ NO_KEY = "sk-no-key-required"
 """Sent to servers that need no key (local, mock): the SDKs insist on some value."""
 
 
-def make_client(config: RouterConfig, provider_name: str, model_id: str | None = None) -> LLMClient:
-    """The client for one provider/model of the config.
+def make_client(
+    config: RouterConfig, provider_name: str, model_id: str | None = None, deployment: str | None = None
+) -> LLMClient:
+    """The client for one provider/model of the config, on one of its ``deployments`` when named.
 
     The API key is read (and a missing one reported, naming the variable) only
     here, when the provider is about to be used, never at config load time. Heavy
     SDKs are imported by the client constructors, so building a mock costs nothing.
+    A deployment brings its own endpoint and key; what it leaves out is the provider's.
     """
     provider = config.provider(provider_name)
     model = provider.model(model_id)
+    if deployment is not None:
+        chosen = next((d for d in provider.deployments if d.name == deployment), None)
+        if chosen is None:
+            from router.errors import UsageError
+
+            raise UsageError(f"provider {provider_name!r} has no deployment {deployment!r}")
+        provider = provider.model_copy(update={"base_url": chosen.url(provider), "api_key_env": chosen.key_env(provider)})
     if provider.client == "mock":
         from router.clients.mock import MockLLM
 

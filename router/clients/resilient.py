@@ -33,7 +33,7 @@ import threading
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from router.clients.base import Messages, SyncClient, Tools
 from router.clients.deadlines import Deadlines, call_with_deadline, stream_with_deadlines
@@ -53,10 +53,12 @@ from router.redaction import redact
 from router.types import Attempt, ChatResponse, RequestOptions, StreamEvent
 
 if TYPE_CHECKING:
+    from router.balance import Balancer, Flights, Member
     from router.clients.base import LLMClient
     from router.clients.cache import ResponseCache
     from router.config import RetrySettings
     from router.state.breaker import CircuitBreaker
+    from router.state.limits import Grant
 
 T = TypeVar("T")
 _JITTER = random.Random()
@@ -74,6 +76,20 @@ class Candidate:
     """A hash of the API key value in use (``guards.key_fingerprint``): a refused key is remembered by it."""
     key_env: str | None = None
     """Where the key comes from, for the message that says how to bring a refused provider back."""
+    member: Member | None = None
+    """The deployment this candidate is, when the provider lists ``deployments`` (``router.balance``)."""
+
+    @property
+    def deployment(self) -> str | None:
+        return self.member.deployment if self.member is not None else None
+
+    @property
+    def state_key(self) -> str:
+        """Breakers are kept per deployment and model (``provider/model[@deployment]``)."""
+        return self.member.key if self.member is not None else f"{self.provider}/{self.model}"
+
+    def attempt(self, ok: bool, **fields: Any) -> Attempt:
+        return Attempt(self.provider, self.model, ok=ok, deployment=self.deployment, **fields)
 
 
 class LazyClient(SyncClient):
@@ -149,6 +165,23 @@ class _Skip(Exception):
     """Internal: this candidate is passed over (recorded already)."""
 
 
+REPLY_ALLOWANCE = 256
+"""Tokens reserved for a reply without ``max_tokens`` under a deployment's tokens/minute cap (corrected after)."""
+
+
+@dataclass
+class _Step:
+    """One candidate's place in this request's chain."""
+
+    last: bool
+    sibling_after: bool
+    """Another deployment of the same pool comes next: a failure here hands over at once."""
+    estimate: int
+    reserve: int
+    """Tokens reserved under a deployment's caps: the prompt's estimate and the reply's allowance."""
+    grant: Grant | None = None
+
+
 class ResilientClient(SyncClient):
     """An ``LLMClient`` that retries each candidate, then falls back to the next one."""
 
@@ -166,6 +199,7 @@ class ResilientClient(SyncClient):
         deadlines: Deadlines | None = None,
         guards: Guards | None = None,
         cache: ResponseCache | None = None,
+        balancer: Balancer | None = None,
     ) -> None:
         if not candidates:
             raise ValueError("ResilientClient needs at least one candidate")
@@ -183,6 +217,7 @@ class ResilientClient(SyncClient):
         self.deadlines = deadlines or Deadlines()
         self.guards = guards or Guards()
         self.cache = cache
+        self.balancer = balancer if any(c.member is not None for c in self.candidates) else None
         self.base_delay_s = base_delay_s
         self._sleep = sleep
         self._clock = clock
@@ -208,16 +243,22 @@ class ResilientClient(SyncClient):
 
     # --- before a try -----------------------------------------------------------------
 
-    async def _admit(self, candidate: Candidate, attempts: list[Attempt], estimate: int) -> int:
+    async def _admit(self, candidate: Candidate, attempts: list[Attempt], estimate: int, step: _Step) -> int:
         """How many tries this candidate gets now (>= 1), or ``_Skip`` after recording why not."""
-        name = f"{candidate.provider}/{candidate.model}"
+        name = candidate.state_key
         auth = self.guards.auth
         if auth is not None:
-            reason = await auth.reason(candidate.provider, candidate.key_id)
+            reason = await auth.reason(candidate.provider, candidate.key_id, deployment=candidate.deployment,
+                                       model=candidate.model)  # fmt: skip
             if reason is not None:
-                where = f" (set a new key in {candidate.key_env})" if candidate.key_env else ""
-                attempts.append(Attempt(candidate.provider, candidate.model, ok=False, error_kind="auth_out",
-                                        error=f"skipped: its key was refused ({reason}){where}"))  # fmt: skip
+                where = f" (set a new key in {candidate.key_env}, or clear it: router.balance.status)" if candidate.key_env else ""
+                attempts.append(candidate.attempt(False, error_kind="auth_out", error=f"skipped: its key was refused ({reason}){where}"))
+                raise _Skip
+        member = candidate.member
+        if member is not None and self.balancer is not None:
+            cooling = await self.balancer.cooling(member)
+            if cooling:
+                attempts.append(candidate.attempt(False, error_kind="cooling", error=f"skipped: {cooling}"))
                 raise _Skip
         decision = await self.breaker.allow(name)
         if decision.clean:
@@ -225,26 +266,45 @@ class ResilientClient(SyncClient):
         else:
             self._clean.discard(name)
         if not decision.allowed:
-            attempts.append(Attempt(candidate.provider, candidate.model, ok=False, error_kind="circuit_open",
-                                    error=f"skipped: circuit open, next probe in {decision.retry_in_s:.0f}s"))  # fmt: skip
+            attempts.append(candidate.attempt(False, error_kind="circuit_open",
+                                              error=f"skipped: circuit open, next probe in {decision.retry_in_s:.0f}s"))  # fmt: skip
             raise _Skip
+        if member is not None and member.limits is not None and self.balancer is not None:
+            step.grant = await self._reserve(candidate, member, attempts, step, decision.probe)
         limiter = self.guards.limiter
-        if limiter is not None:
+        if limiter is not None and member is None:
             waited = 0.0
             while (wait := await limiter.acquire(candidate.provider, tokens=estimate)) > 0:
                 if waited + wait > self.max_wait_s:
-                    attempts.append(Attempt(candidate.provider, candidate.model, ok=False, error_kind="rate_limited",
-                                            error=f"skipped: client-side rate limit, {wait:.1f}s to wait"))  # fmt: skip
+                    attempts.append(candidate.attempt(False, error_kind="rate_limited",
+                                                      error=f"skipped: client-side rate limit, {wait:.1f}s to wait"))  # fmt: skip
                     if decision.probe:
                         await self.breaker.record_success(name)  # hand the probe back: nothing was learnt
                     raise _Skip
                 waited += wait
                 await self._sleep(wait)
         self._announce_fallback(candidate, attempts)
-        if decision.probe:
-            return 1  # a half-open probe decides for everyone: one try
-        last = candidate is self.candidates[-1]
-        return 1 + (candidate.max_retries if last else min(candidate.max_retries, self.retries_with_fallback))
+        if decision.probe or step.sibling_after:
+            return 1  # a half-open probe decides for everyone; a deployment with a sibling left hands over at once
+        return 1 + (candidate.max_retries if step.last else min(candidate.max_retries, self.retries_with_fallback))
+
+    async def _reserve(self, candidate: Candidate, member: Member, attempts: list[Attempt], step: _Step, probe: bool) -> Grant:
+        """Reserve a request and its tokens under the deployment's caps; a full deployment with a sibling
+        (or a later provider) left is passed over at once: the caller is served there, not made to wait."""
+        assert self.balancer is not None and member.limits is not None
+        waited = 0.0
+        while True:
+            grant = await self.balancer.limits.acquire(member.limit_key, member.limits, tokens=step.reserve)
+            if grant.wait_s <= 0:
+                return grant
+            if not step.last or waited + grant.wait_s > self.max_wait_s:
+                attempts.append(candidate.attempt(False, error_kind="rate_limited",
+                                                  error=f"skipped: deployment at its limit, {grant.wait_s:.1f}s to wait"))  # fmt: skip
+                if probe:
+                    await self.breaker.record_success(candidate.state_key)
+                raise _Skip
+            waited += grant.wait_s
+            await self._sleep(grant.wait_s)
 
     def _announce_fallback(self, candidate: Candidate, attempts: list[Attempt]) -> None:
         """Said as it happens, not only after the answer: who failed last, and who is asked now."""
@@ -261,48 +321,67 @@ class ResilientClient(SyncClient):
             return True
         return isinstance(exc, ContentPolicyError) and self.on_content_filter == "answer"
 
-    def _moves_on(self, exc: ProviderError, candidate: Candidate) -> bool:
+    def _moves_on(self, exc: ProviderError, step: _Step) -> bool:
         """No retry of the same candidate: go to the next one now."""
         if not exc.retryable:
             return True
         if isinstance(exc, RateLimitError) and (exc.retry_after or 0) > self.max_wait_s:
             return True
-        return isinstance(exc, ProviderTimeoutError) and candidate is not self.candidates[-1]
+        return isinstance(exc, ProviderTimeoutError) and not step.last
 
     async def _failed(self, candidate: Candidate, exc: ProviderError, started: float, attempts: list[Attempt]) -> bool:
         """Record a failed try (redacted), count it towards the breaker; False when the breaker is now open.
 
         An error that stops the whole chain (``_stops``) is re-raised here with the record attached.
         """
-        attempts.append(Attempt(candidate.provider, candidate.model, ok=False, error_kind=exc.kind,
-                                error=redact(str(exc)), latency_s=self._clock() - started))  # fmt: skip
+        latency = self._clock() - started
+        attempts.append(candidate.attempt(False, error_kind=exc.kind, error=redact(str(exc)), latency_s=latency))
         still_closed = True
         if _counts_against_provider(exc):
-            still_closed = (await self.breaker.record_failure(f"{candidate.provider}/{candidate.model}")).allowed
+            still_closed = (await self.breaker.record_failure(candidate.state_key)).allowed
+        member = candidate.member
+        if member is not None and self.balancer is not None:
+            self.balancer.observe(member, latency, ok=False)
+            if isinstance(exc, RateLimitError) or not still_closed:
+                why = "answered HTTP 429" if isinstance(exc, RateLimitError) else "its circuit opened"
+                wait = await self.balancer.cool(member, exc.retry_after if isinstance(exc, RateLimitError) else None,
+                                                f"deployment {member.deployment} {why}")  # fmt: skip
+                self._say(f"{candidate.provider}: deployment {member.deployment} {why}; left out for {wait:.0f} s")
         if isinstance(exc, AuthenticationError) and self.guards.auth is not None:
             status = f"HTTP {exc.status}" if exc.status else "authentication failed"
-            if await self.guards.auth.mark(candidate.provider, candidate.key_id, status):
+            scope = await self.guards.auth.mark(candidate.provider, candidate.key_id, status, deployment=candidate.deployment,
+                                                model=candidate.model, message=str(exc))  # fmt: skip
+            if scope is not None:
                 where = f" in {candidate.key_env}" if candidate.key_env else ""
-                self._say(f"{candidate.provider}: its API key was refused ({status}); "
-                          f"{candidate.provider} is skipped until the key{where} changes")  # fmt: skip
+                self._say(f"{candidate.provider}: its API key was refused ({status}); {scope} is skipped until "
+                          f"the key{where} changes or an operator clears it")  # fmt: skip
         if self._stops(exc):
             exc.attempts = tuple(attempts)  # keep the refused try on record
             raise exc
         return still_closed
 
     async def _succeeded(
-        self, candidate: Candidate, started: float, attempts: list[Attempt], response: ChatResponse, estimate: int
+        self, candidate: Candidate, started: float, attempts: list[Attempt], response: ChatResponse, step: _Step,
+        first_token_s: float | None = None,
     ) -> ChatResponse:
-        """Record the success (breaker, token bucket, budget); the response with the whole record and who answered."""
+        """Record the success (breaker, limits, latency, budget); the response with the whole record and who answered."""
         usage = response.usage
-        attempts.append(Attempt(candidate.provider, candidate.model, ok=True, latency_s=self._clock() - started))
-        name = f"{candidate.provider}/{candidate.model}"
+        latency = self._clock() - started
+        attempts.append(candidate.attempt(True, latency_s=latency))
+        name = candidate.state_key
         if name not in self._clean:  # a breaker with nothing on record needs no reset
             await self.breaker.record_success(name)
-        if self.guards.limiter is not None and usage.total_tokens:
-            await self.guards.limiter.settle(candidate.provider, estimated=estimate, actual=usage.total_tokens)
+        member = candidate.member
+        if member is not None and self.balancer is not None:
+            self.balancer.observe(member, latency if first_token_s is None else first_token_s, ok=True)
+            if step.grant is not None and member.limits is not None and usage.total_tokens:
+                await self.balancer.limits.settle(member.limit_key, member.limits, estimated=step.reserve,
+                                                  actual=usage.total_tokens, at=step.grant.at)  # fmt: skip
+        elif self.guards.limiter is not None and usage.total_tokens:
+            await self.guards.limiter.settle(candidate.provider, estimated=step.estimate, actual=usage.total_tokens)
         await self.guards.charge(candidate.provider, candidate.model, usage)
-        return replace(response, attempts=tuple(attempts), provider=candidate.provider, model=response.model or candidate.model)
+        return replace(response, attempts=tuple(attempts), provider=candidate.provider,
+                       model=response.model or candidate.model, deployment=candidate.deployment)  # fmt: skip
 
     async def _retry_wait(self, candidate: Candidate, exc: ProviderError, number: int, attempts: list[Attempt]) -> None:
         wait = self.backoff_s(number + 1, exc)
@@ -332,7 +411,7 @@ class ResilientClient(SyncClient):
     def _config_failed(self, index: int, candidate: Candidate, exc: ConfigError, attempts: list[Attempt]) -> None:
         if index == 0:
             raise exc  # the chosen provider cannot be built: say why, do not hide it behind a fallback
-        attempts.append(Attempt(candidate.provider, candidate.model, ok=False, error_kind="config", error=redact(str(exc))))
+        attempts.append(candidate.attempt(False, error_kind="config", error=redact(str(exc))))
 
     # --- LLMClient --------------------------------------------------------------------
 
@@ -348,34 +427,63 @@ class ResilientClient(SyncClient):
             await self.cache.put(cache_key, response)
         return response
 
+    async def _arrange(self, messages: Messages, options: RequestOptions | None) -> tuple[tuple[Candidate, ...], Flights | None]:
+        """This request's order: each provider's deployments as the balancer puts them (the plan's order otherwise)."""
+        if self.balancer is None:
+            return self.candidates, None
+        return await self.balancer.arrange(self.candidates, messages, options.user if options is not None else None)
+
+    @staticmethod
+    def _steps(chain: tuple[Candidate, ...], estimate: int, options: RequestOptions | None) -> list[_Step]:
+        reply = options.max_tokens if options is not None and options.max_tokens else REPLY_ALLOWANCE
+        steps = []
+        for i, candidate in enumerate(chain):
+            after = chain[i + 1] if i + 1 < len(chain) else None
+            sibling = (candidate.member is not None and after is not None and after.member is not None
+                       and after.member.pool == candidate.member.pool)  # fmt: skip
+            steps.append(_Step(last=after is None, sibling_after=sibling, estimate=estimate, reserve=estimate + reply))
+        return steps
+
     async def _achat(self, messages: Messages, tools: Tools, options: RequestOptions | None) -> ChatResponse:
         await self.guards.check_budget()
         attempts: list[Attempt] = []
         estimate = estimate_tokens(messages, tools)
         last_error: BaseException | None = None
-        for index, candidate in enumerate(self.candidates):
-            try:
-                tries = await self._admit(candidate, attempts, estimate)
-            except _Skip:
-                continue
-            for number in range(tries):
-                started = self._clock()
+        chain, flights = await self._arrange(messages, options)
+        try:
+            for index, (candidate, step) in enumerate(zip(chain, self._steps(chain, estimate, options), strict=True)):
                 try:
-                    call = _built(candidate).achat(messages, tools=tools, options=options)
-                    where = {"provider": candidate.provider, "model": candidate.model}
-                    response = self._check(candidate, await call_with_deadline(call, self.deadlines, **where))
-                except ProviderError as exc:
-                    last_error = exc
-                    closed = await self._failed(candidate, exc, started, attempts)
-                    if not closed or self._moves_on(exc, candidate) or number == tries - 1:
-                        break
-                    await self._retry_wait(candidate, exc, number, attempts)
+                    tries = await self._admit(candidate, attempts, estimate, step)
+                except _Skip:
                     continue
-                except ConfigError as exc:
-                    self._config_failed(index, candidate, exc, attempts)
-                    last_error = exc
-                    break
-                return await self._succeeded(candidate, started, attempts, response, estimate)
+                member = candidate.member
+                if flights is not None and member is not None:
+                    await flights.enter(member)
+                try:
+                    for number in range(tries):
+                        started = self._clock()
+                        try:
+                            call = _built(candidate).achat(messages, tools=tools, options=options)
+                            where = {"provider": candidate.provider, "model": candidate.model}
+                            response = self._check(candidate, await call_with_deadline(call, self.deadlines, **where))
+                        except ProviderError as exc:
+                            last_error = exc
+                            closed = await self._failed(candidate, exc, started, attempts)
+                            if not closed or self._moves_on(exc, step) or number == tries - 1:
+                                break
+                            await self._retry_wait(candidate, exc, number, attempts)
+                            continue
+                        except ConfigError as exc:
+                            self._config_failed(index, candidate, exc, attempts)
+                            last_error = exc
+                            break
+                        return await self._succeeded(candidate, started, attempts, response, step)
+                finally:
+                    if flights is not None and member is not None:
+                        await flights.leave(member)
+        finally:
+            if flights is not None:
+                await flights.close()
         raise self._give_up(attempts, last_error)
 
     async def astream(
@@ -386,53 +494,68 @@ class ResilientClient(SyncClient):
         estimate = estimate_tokens(messages, tools)
         last_error: BaseException | None = None
         restart: str | None = None
-        for index, candidate in enumerate(self.candidates):
-            try:
-                tries = await self._admit(candidate, attempts, estimate)
-            except _Skip:
-                continue
-            for number in range(tries):
-                if restart is not None:
-                    self._say(restart)
-                    yield StreamEvent("restart", text=restart)
-                    restart = None
-                started = self._clock()
-                shown = False
-                held: list[StreamEvent] = []  # tool-call fragments: delivered only with a complete reply
+        chain, flights = await self._arrange(messages, options)
+        try:
+            for index, (candidate, step) in enumerate(zip(chain, self._steps(chain, estimate, options), strict=True)):
                 try:
-                    where = {"provider": candidate.provider, "model": candidate.model}
-                    events = stream_with_deadlines(_built(candidate).astream(messages, tools=tools, options=options),
-                                                   self.deadlines, **where)  # fmt: skip
-                    async with contextlib.aclosing(events):
-                        final: ChatResponse | None = None
-                        async for event in events:
-                            if event.kind == "done":
-                                final = event.response
-                                break
-                            if event.kind == "tool_call":
-                                held.append(event)
-                                continue
-                            shown = shown or bool(event.text)
-                            yield event
-                    response = self._check(candidate, final)
-                except ProviderError as exc:
-                    last_error = exc
-                    closed = await self._failed(candidate, exc, started, attempts)
-                    if shown:  # text reached the caller: restart the answer, on the next candidate when there is one
-                        restart = f"{candidate.provider}/{candidate.model} failed mid-answer ({_reason(attempts[-1])}): restarting the answer"
-                    last = candidate is self.candidates[-1]
-                    if not closed or self._moves_on(exc, candidate) or number == tries - 1 or (shown and not last):
-                        break
-                    await self._retry_wait(candidate, exc, number, attempts)
+                    tries = await self._admit(candidate, attempts, estimate, step)
+                except _Skip:
                     continue
-                except ConfigError as exc:
-                    self._config_failed(index, candidate, exc, attempts)
-                    last_error = exc
-                    break
-                for event in held:
-                    yield event
-                yield StreamEvent("done", response=await self._succeeded(candidate, started, attempts, response, estimate))
-                return
+                member = candidate.member
+                if flights is not None and member is not None:
+                    await flights.enter(member)
+                try:
+                    for number in range(tries):
+                        if restart is not None:
+                            self._say(restart)
+                            yield StreamEvent("restart", text=restart)
+                            restart = None
+                        started = self._clock()
+                        first_token: float | None = None
+                        shown = False
+                        held: list[StreamEvent] = []  # tool-call fragments: delivered only with a complete reply
+                        try:
+                            where = {"provider": candidate.provider, "model": candidate.model}
+                            events = stream_with_deadlines(_built(candidate).astream(messages, tools=tools, options=options),
+                                                           self.deadlines, **where)  # fmt: skip
+                            async with contextlib.aclosing(events):
+                                final: ChatResponse | None = None
+                                async for event in events:
+                                    if first_token is None:
+                                        first_token = self._clock() - started
+                                    if event.kind == "done":
+                                        final = event.response
+                                        break
+                                    if event.kind == "tool_call":
+                                        held.append(event)
+                                        continue
+                                    shown = shown or bool(event.text)
+                                    yield event
+                            response = self._check(candidate, final)
+                        except ProviderError as exc:
+                            last_error = exc
+                            closed = await self._failed(candidate, exc, started, attempts)
+                            if shown:  # text reached the caller: restart the answer, on the next candidate when there is one
+                                restart = f"{candidate.provider}/{candidate.model} failed mid-answer ({_reason(attempts[-1])}): restarting the answer"
+                            if not closed or self._moves_on(exc, step) or number == tries - 1 or (shown and not step.last):
+                                break
+                            await self._retry_wait(candidate, exc, number, attempts)
+                            continue
+                        except ConfigError as exc:
+                            self._config_failed(index, candidate, exc, attempts)
+                            last_error = exc
+                            break
+                        for event in held:
+                            yield event
+                        answered = await self._succeeded(candidate, started, attempts, response, step, first_token)
+                        yield StreamEvent("done", response=answered)
+                        return
+                finally:
+                    if flights is not None and member is not None:
+                        await flights.leave(member)
+        finally:
+            if flights is not None:
+                await flights.close()
         raise self._give_up(attempts, last_error)
 
     async def aclose(self) -> None:

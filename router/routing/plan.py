@@ -19,6 +19,7 @@ from router.types import Attempt
 
 if TYPE_CHECKING:
     from router.config import ModelConfig, ProviderConfig, RouterConfig
+    from router.config.deployments import Deployment
     from router.routing.names import Route
 
 
@@ -29,6 +30,9 @@ class PlannedCandidate:
     provider: str
     settings: ProviderConfig
     model: ModelConfig
+    deployments: tuple[Deployment, ...] = ()
+    """The provider's deployments that serve this model and have their keys, in file order; which one
+    answers a request is balanced per request (``router.balance``). Empty: the implicit deployment."""
 
     @property
     def model_id(self) -> str:
@@ -94,8 +98,19 @@ def plan(
         if (name, model.id) in seen or (position > 0 and model_id is None and any(n == name for n, _ in seen)):
             continue
         seen.add((name, model.id))
+        deployments: tuple[Deployment, ...] = ()
         if name in injected:
             pass  # the caller brought its own client: keys and installs are its business
+        elif settings.deployments:
+            deployments, unkeyed = _keyed_deployments(name, settings, model.id)
+            skipped.extend(unkeyed)
+            if not deployments:
+                env = settings.deployments[0].key_env(settings) or ""
+                if (name, env) not in missing:
+                    missing.append((name, env))
+                if position == 0 and route.explicit:
+                    raise MissingAPIKeyError(name, env)
+                continue
         elif settings.api_key_env and not settings.has_key():
             if (name, settings.api_key_env) not in missing:
                 missing.append((name, settings.api_key_env))
@@ -121,7 +136,7 @@ def plan(
                                      error=f"prompt ~{prompt_tokens} tokens does not fit its {model.context_window}-token window"))  # fmt: skip
             after[id(too_small[-1])] = len(candidates)
             continue
-        candidates.append(PlannedCandidate(name, settings, model))
+        candidates.append(PlannedCandidate(name, settings, model, deployments))
     skipped.extend(too_small)
     if not candidates and too_small:
         larger = _larger_context(config, prompt_tokens, injected)
@@ -151,6 +166,20 @@ def plan(
     return Plan(tuple(candidates), tuple(skipped), notice, tuple(missing), tuple(after.get(id(a), 0) for a in skipped))
 
 
+def _keyed_deployments(name: str, settings: ProviderConfig, model_id: str) -> tuple[tuple[Deployment, ...], list[Attempt]]:
+    """The deployments serving ``model_id`` that have their keys, and a skip for each one that has none."""
+    from router.config.deployments import serving
+
+    usable, unkeyed = [], []
+    for deployment in serving(settings, model_id):
+        if deployment.has_key(settings):
+            usable.append(deployment)
+        else:
+            unkeyed.append(Attempt(name, model_id, ok=False, error_kind="no_key", deployment=deployment.name,
+                                   error=f"deployment {deployment.name}: {deployment.key_env(settings)} is not set"))  # fmt: skip
+    return tuple(usable), unkeyed
+
+
 OUTPUT_RESERVE = 0.2
 """Share of a context window kept free for the answer when deciding whether a prompt fits."""
 
@@ -163,11 +192,11 @@ def fits(model: ModelConfig, prompt_tokens: int) -> bool:
 def _larger_context(config: RouterConfig, prompt_tokens: int, injected: Collection[str]) -> PlannedCandidate | None:
     """The smallest configured window that fits, among providers that can be called."""
     options = [
-        PlannedCandidate(name, settings, model)
+        PlannedCandidate(name, settings, model, () if name in injected else _keyed_deployments(name, settings, model.id)[0])
         for name, settings in config.providers.items()
         for model in settings.models
-        if model.context_window and fits(model, prompt_tokens) and (name in injected or settings.has_key())
-        and settings.client != "llama_cpp"
+        if model.context_window and fits(model, prompt_tokens) and settings.client != "llama_cpp"
+        and (name in injected or (_keyed_deployments(name, settings, model.id)[0] if settings.deployments else settings.has_key()))
     ]  # fmt: skip
     return min(options, key=lambda c: c.model.context_window or 0, default=None)
 
