@@ -14,10 +14,11 @@ from __future__ import annotations
 import asyncio
 import bisect
 import json
+import multiprocessing
+import os
 import threading
 import time
-from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 
@@ -30,15 +31,9 @@ class Seen:
     first_user: str = ""
 
 
-@dataclass
-class UpstreamStats:
-    seen: list[Seen] = field(default_factory=list)
-    rate_limited: int = 0
-    in_flight: int = 0
-    peak_in_flight: int = 0
-
-
 class Upstream:
+    """One measuring upstream in its own process (so its timing is not the test process's GIL's)."""
+
     def __init__(
         self,
         name: str = "upstream",
@@ -47,58 +42,48 @@ class Upstream:
         rate_limit_after: int | None = None,
         usage: tuple[int, int] = (20, 10),
         retry_after: float | None = 30.0,
-        clock: Callable[[], float] = time.time,
     ) -> None:
+        ctx = multiprocessing.get_context("spawn")
         self.name = name
-        self.delay_s = delay_s
-        self.rate_limit_after = rate_limit_after
         self.usage = usage
         self.retry_after = retry_after
-        self.failing = False
-        """Set True to answer 500 to everything (a deployment that fails)."""
-        self.stats = UpstreamStats()
-        self._clock = clock
-        self._lock = threading.Lock()
-        self._loop: asyncio.AbstractEventLoop | None = None
-        self._server: asyncio.Server | None = None
-        self._thread: threading.Thread | None = None
+        self._delay = ctx.Value("d", delay_s, lock=False)
+        self._limit_after = ctx.Value("q", -1 if rate_limit_after is None else rate_limit_after, lock=False)
+        self._failing = ctx.Value("b", 0, lock=False)
+        self._in_flight = ctx.Value("q", 0, lock=False)
+        self._count = ctx.Value("q", 0, lock=False)
+        self._limited = ctx.Value("q", 0, lock=False)
+        self._ctx = ctx
+        self._process: Any = None
+        self._pipe: Any = None
         self.port = 0
+
+    # settings that may change while it runs
+    delay_s = property(lambda self: self._delay.value, lambda self, v: setattr(self._delay, "value", v))
+    failing = property(lambda self: bool(self._failing.value), lambda self, v: setattr(self._failing, "value", int(v)))
+    """True: answer 500 to everything (a deployment that fails)."""
+    rate_limit_after = property(lambda self: None if self._limit_after.value < 0 else self._limit_after.value,
+                                lambda self, v: setattr(self._limit_after, "value", -1 if v is None else v))  # fmt: skip
 
     # --- lifecycle -------------------------------------------------------------------------
 
     def start(self) -> Upstream:
-        ready = threading.Event()
-
-        def run() -> None:
-            loop = asyncio.new_event_loop()
-            self._loop = loop
-            self._server = loop.run_until_complete(asyncio.start_server(self._handle, "127.0.0.1", 0, backlog=512))
-            self.port = self._server.sockets[0].getsockname()[1]
-            ready.set()
-            loop.run_forever()
-            loop.run_until_complete(loop.shutdown_asyncgens())
-            loop.close()
-
-        self._thread = threading.Thread(target=run, daemon=True, name=f"upstream-{self.name}")
-        self._thread.start()
-        ready.wait(5)
+        parent, child = self._ctx.Pipe()
+        shared = (self._delay, self._limit_after, self._failing, self._in_flight, self._count, self._limited)
+        self._process = self._ctx.Process(target=_serve, args=(child, self.name, self.usage, self.retry_after, shared),
+                                          daemon=True)  # fmt: skip
+        self._process.start()
+        if not parent.poll(30):
+            raise RuntimeError(f"upstream {self.name} did not start")
+        self.port = parent.recv()
+        self._pipe = parent
         return self
 
     def stop(self) -> None:
-        loop, server = self._loop, self._server
-        if loop is None or server is None:
-            return
-
-        async def close() -> None:
-            server.close()
-            for task in [t for t in asyncio.all_tasks() if t is not asyncio.current_task()]:
-                task.cancel()
-
-        asyncio.run_coroutine_threadsafe(close(), loop).result(5)
-        loop.call_soon_threadsafe(loop.stop)
-        if self._thread is not None:
-            self._thread.join(5)
-        self._loop = self._server = None
+        if self._process is not None:
+            self._process.terminate()
+            self._process.join(5)
+            self._process = None
 
     def __enter__(self) -> Upstream:
         return self.start()
@@ -114,18 +99,25 @@ class Upstream:
 
     @property
     def requests(self) -> int:
-        with self._lock:
-            return len(self.stats.seen)
+        """Requests answered (not counting 429s)."""
+        return int(self._count.value)
+
+    @property
+    def rate_limited(self) -> int:
+        return int(self._limited.value)
 
     @property
     def in_flight(self) -> int:
-        with self._lock:
-            return self.stats.in_flight
+        return int(self._in_flight.value)
+
+    @property
+    def seen(self) -> list[Seen]:
+        self._pipe.send("seen")
+        return [Seen(*row) for row in self._pipe.recv()]
 
     def max_per_minute(self, span_s: float = 60.0) -> tuple[int, int]:
         """The most requests and tokens received in any ``span_s`` (sliding)."""
-        with self._lock:
-            seen = list(self.stats.seen)
+        seen = self.seen
         times = [s.at for s in seen]
         prefix = [0]
         for s in seen:
@@ -138,23 +130,54 @@ class Upstream:
         return most_requests, most_tokens
 
     def reset(self) -> None:
-        with self._lock:
-            self.stats = UpstreamStats()
+        self._pipe.send("reset")
+        self._pipe.recv()
 
-    # --- serving ----------------------------------------------------------------------------
 
-    async def _handle(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+def _serve(pipe: Any, name: str, usage: tuple[int, int], retry_after: float | None, shared: tuple[Any, ...]) -> None:
+    """The child process: the server on its loop, and a thread answering the parent's questions."""
+    server = _Server(name, usage, retry_after, shared)
+    loop = asyncio.new_event_loop()
+    listener = loop.run_until_complete(asyncio.start_server(server.handle, "127.0.0.1", 0, backlog=1024))
+    pipe.send(listener.sockets[0].getsockname()[1])
+
+    def answer() -> None:
+        while True:
+            try:
+                command = pipe.recv()
+            except EOFError:
+                os._exit(0)
+            with server.lock:
+                if command == "reset":
+                    server.seen.clear()
+                    server.count.value = server.limited.value = 0
+                    pipe.send(None)
+                else:
+                    pipe.send([(s.at, s.tokens, s.model, s.user, s.first_user) for s in server.seen])
+
+    threading.Thread(target=answer, daemon=True).start()
+    loop.run_forever()
+
+
+class _Server:
+    def __init__(self, name: str, usage: tuple[int, int], retry_after: float | None, shared: tuple[Any, ...]) -> None:
+        self.name, self.usage, self.retry_after = name, usage, retry_after
+        self.delay, self.limit_after, self.failing, self.in_flight, self.count, self.limited = shared
+        self.seen: list[Seen] = []
+        self.lock = threading.Lock()
+
+    async def handle(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         try:
             while True:
                 head = await reader.readuntil(b"\r\n\r\n")
                 length = 0
                 for line in head.split(b"\r\n")[1:]:
-                    name, _, value = line.partition(b":")
-                    if name.strip().lower() == b"content-length":
+                    key, _, value = line.partition(b":")
+                    if key.strip().lower() == b"content-length":
                         length = int(value.strip())
                 body = json.loads(await reader.readexactly(length)) if length else {}
                 await self._answer(body, writer)
-        except (asyncio.IncompleteReadError, ConnectionError, asyncio.CancelledError, asyncio.LimitOverrunError):
+        except (asyncio.IncompleteReadError, ConnectionError, asyncio.LimitOverrunError):
             pass
         finally:
             writer.close()
@@ -162,31 +185,31 @@ class Upstream:
     async def _answer(self, body: dict[str, Any], writer: asyncio.StreamWriter) -> None:
         model = str(body.get("model") or "m")
         first_user = next((str(m.get("content")) for m in body.get("messages", []) if m.get("role") == "user"), "")
-        with self._lock:
-            count = len(self.stats.seen) + self.stats.rate_limited
-            limited = self.rate_limit_after is not None and count >= self.rate_limit_after
+        with self.lock:
+            after = self.limit_after.value
+            limited = after >= 0 and self.count.value + self.limited.value >= after
             if limited:
-                self.stats.rate_limited += 1
+                self.limited.value += 1
             else:
-                self.stats.seen.append(Seen(self._clock(), sum(self.usage), model, body.get("user"), first_user))
-                self.stats.in_flight += 1
-                self.stats.peak_in_flight = max(self.stats.peak_in_flight, self.stats.in_flight)
+                self.seen.append(Seen(time.time(), sum(self.usage), model, body.get("user"), first_user))
+                self.count.value += 1
+                self.in_flight.value += 1
         if limited:
             extra = f"retry-after: {self.retry_after:g}\r\n" if self.retry_after is not None else ""
             self._send(writer, 429, {"error": {"message": "rate limit reached", "type": "rate_limit"}}, extra)
             return
         try:
-            if self.delay_s:
-                await asyncio.sleep(self.delay_s)
-            if self.failing:
+            if self.delay.value:
+                await asyncio.sleep(self.delay.value)
+            if self.failing.value:
                 self._send(writer, 500, {"error": {"message": "upstream failing"}})
             elif body.get("stream"):
                 await self._stream(writer, model)
             else:
                 self._send(writer, 200, self._completion(model))
         finally:
-            with self._lock:
-                self.stats.in_flight -= 1
+            with self.lock:
+                self.in_flight.value -= 1
 
     def _completion(self, model: str) -> dict[str, Any]:
         prompt, completion = self.usage
@@ -222,4 +245,9 @@ class Upstream:
                      f"{extra}\r\n".encode() + data)  # fmt: skip
 
 
-__all__ = ["Seen", "Upstream"]
+KEY_ENVS = ("BAL_KEY_A", "BAL_KEY_B", "BAL_KEY_C")
+"""The deployments' key variables in tests (set by the ``keys`` fixture)."""
+NAMES = ("alpha", "beta", "gamma")
+
+
+__all__ = ["KEY_ENVS", "NAMES", "Seen", "Upstream"]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Iterator
+from typing import Any
 
 import pytest
 
@@ -70,6 +71,29 @@ def make_redis_server() -> Iterator[Callable[..., RedisServer]]:
     yield make
     for server in started:
         server.stop()
+
+
+# --- deployments and balancing (issue 20) -----------------------------------------------------
+
+
+@pytest.fixture
+def keys(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Keys for the balancing tests' deployments (``balance_upstream.KEY_ENVS``)."""
+    from balance_upstream import KEY_ENVS
+
+    for i, env in enumerate(KEY_ENVS):
+        monkeypatch.setenv(env, f"sk-balance-test-{i}-0123456789abcdef")
+
+
+@pytest.fixture
+def upstreams() -> Iterator[list[Any]]:
+    """Three measuring upstreams on 127.0.0.1 (``balance_upstream.Upstream``), named alpha, beta, gamma."""
+    from balance_upstream import NAMES, Upstream
+
+    started = [Upstream(name).start() for name in NAMES]
+    yield started
+    for upstream in started:
+        upstream.stop()
 
 
 # --- what did not run, said loudly at the end (issue 18 item 23) --------------------------------------------

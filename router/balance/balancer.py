@@ -12,6 +12,8 @@ under its own key (``provider/model@deployment``), never the provider's.
 from __future__ import annotations
 
 import random
+import threading
+import time
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
@@ -73,6 +75,8 @@ class Balancer:
 
     def __init__(self, store: StateStore, *, rng: random.Random | None = None, probe_after_s: float = 10.0) -> None:
         self.store = store
+        self._cooled: dict[str, float] = {}  # member key -> monotonic time its cooldown ends (this process's view)
+        self._lock = threading.Lock()
         self.limits = DeploymentLimits(store)
         self.latency = LatencyBook()
         rng = rng or random.Random()
@@ -99,20 +103,36 @@ class Balancer:
             group = candidates[i:j]
             if j - i > 1 and member is not None:
                 by_member = {c.member: c for c in group}
-                members = [c.member for c in group if c.member is not None]
+                members, out_now = self._healthy([c.member for c in group if c.member is not None])
                 conversation = conversation_key(messages, user) if member.pool.sticky else None
                 if conversation is not None:
                     order = sticky_order(conversation, members)
-                else:
+                elif members:
                     choice = await self.strategies[member.pool.strategy].choose(members)
                     order = choice.order
                     if choice.counted is not None:
                         counted.add(choice.counted)
-                out.extend(by_member[m] for m in order)
+                else:
+                    order = ()
+                out.extend(by_member[m] for m in (*order, *out_now))
             else:
                 out.extend(group)
             i = j
         return tuple(out), Flights(self, counted)
+
+    def _healthy(self, members: list[Member]) -> tuple[list[Member], list[Member]]:
+        """Members this process knows to be cooling go last, out of the choice: the others share their
+        traffic by the strategy, and sticky conversations keep their order (it is their fallback)."""
+        if not self._cooled:
+            return members, []
+        now = time.monotonic()
+        with self._lock:
+            for key in [k for k, until in self._cooled.items() if until <= now]:
+                del self._cooled[key]
+            out_now = [m for m in members if m.key in self._cooled]
+        if not out_now or members[0].pool.sticky:
+            return members, []
+        return [m for m in members if m not in out_now], out_now
 
     def observe(self, member: Member, seconds: float, *, ok: bool) -> None:
         self.latency.observe(member.key, seconds, ok=ok)
@@ -120,6 +140,8 @@ class Balancer:
     async def cool(self, member: Member, seconds: float | None, reason: str) -> float:
         """Leave ``member`` out of every process's choice for ``seconds`` (its Retry-After) or ``COOL_S``."""
         wait = min(MAX_COOL_S, max(0.5, seconds if seconds is not None else COOL_S))
+        with self._lock:
+            self._cooled[member.key] = time.monotonic() + wait
         await self.store.cache_set(_cool_key(member), reason, wait)
         return wait
 
@@ -128,6 +150,8 @@ class Balancer:
         return await self.store.cache_get(_cool_key(member))
 
     async def uncool(self, member: Member) -> None:
+        with self._lock:
+            self._cooled.pop(member.key, None)
         await self.store.cache_set(_cool_key(member), "", 0.001)
 
 

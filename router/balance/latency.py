@@ -37,6 +37,7 @@ class _Stat:
     at: float = 0.0
     samples: int = 0
     in_flight: int = 0
+    probed: float = 0.0
 
 
 class LatencyBook:
@@ -88,9 +89,9 @@ class LatencyBook:
         with self._lock:
             stat = self._stats.get(key)
             now = self._clock()
-            if stat is None or not stat.samples or now - stat.at < after_s:
+            if stat is None or not stat.samples or now - max(stat.at, stat.probed) < after_s:
                 return False
-            stat.at = now  # one probe per period, not one per concurrent caller
+            stat.probed = now  # one probe per period, not one per concurrent caller
             return True
 
 
