@@ -289,6 +289,8 @@ def main() -> int:
     parser.add_argument("--engine", choices=["router", "openai-direct", "openaiaio-direct", "aiohttp-direct"], default="router")
     parser.add_argument("--requests", type=int, default=1000, help="measured requests at concurrency 1 (16: x1.6)")
     parser.add_argument("--no-litellm", action="store_true")
+    parser.add_argument("--balance", choices=["weighted", "least_busy", "latency", "usage"],
+                        help="also serve the upstream as two deployments balanced this way, and print what balancing adds")
     parser.add_argument("--upstream", type=int, help=argparse.SUPPRESS)
     parser.add_argument("--serve-openai-direct", nargs=3, help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -315,12 +317,26 @@ def main() -> int:
                    "--log-level", "warning"]
             targets[f"router serve ({args.engine})"] = start(cmd, port, {"ROUTER_BENCH_KEY": "sk-bench", "ROUTER_BENCH_SERVER_KEY": BENCH_KEY,
                                                                       "PYTHONPATH": str(ROOT)})
+            if args.balance:
+                balanced = Path("/tmp/router-bench-balanced.yaml")
+                limits = ", limits: {requests_per_minute: 1000000}" if args.balance == "usage" else ""
+                balanced.write_text(f"default: up\nproviders:\n  up:\n    client: openai\n    balance: {args.balance}\n"
+                                    "    api_key_env: ROUTER_BENCH_KEY\n    max_retries: 0\n    models: [{id: bench-model}]\n"
+                                    f"    deployments:\n      - {{name: a, base_url: {upstream_url}{limits}}}\n"
+                                    f"      - {{name: b, base_url: {upstream_url}{limits}}}\n"
+                                    "server: {api_key_envs: [ROUTER_BENCH_SERVER_KEY]}\n")
+                bport = free_port()
+                cmd = [sys.executable, "-m", "router", "serve", "--port", str(bport), "--config", str(balanced), "--log-level", "warning"]
+                targets[f"balanced ({args.balance}, 2 dep.)"] = start(cmd, bport, {"ROUTER_BENCH_KEY": "sk-bench", "PYTHONPATH": str(ROOT),
+                                                                               "ROUTER_BENCH_SERVER_KEY": BENCH_KEY})
         else:
             client = args.engine.split("-")[0]
             cmd = [sys.executable, __file__, "--serve-openai-direct", str(port), upstream_url, client]
             targets[f"router serve ({args.engine})"] = start(cmd, port, {"PYTHONPATH": str(ROOT),
                                                                       "ROUTER_BENCH_SERVER_KEY": BENCH_KEY})
         ports = {next(iter(targets)): port}
+        if args.balance and args.engine == "router":
+            ports[f"balanced ({args.balance}, 2 dep.)"] = bport
         if not args.no_litellm:
             lport = free_port()
             proxy = litellm_proxy(upstream_url, lport)
@@ -365,6 +381,10 @@ def _report(results: dict[tuple[str, int], dict[str, float]], targets: dict[str,
             mine, theirs = added[(ours, concurrency)], added[("litellm proxy", concurrency)]
             ratios = [f"x{t / m:.1f}" if m > 0.01 else "n/a (ours below noise)" for t, m in zip(theirs, mine, strict=True)]
             print(f"c={concurrency}: litellm proxy / router added latency: p50 {ratios[0]}, p99 {ratios[1]}")
+    balanced = next((name for name in targets if name.startswith("balanced")), None)
+    if balanced is not None and (balanced, 1) in added and (ours, 1) in added:
+        print(f"balancing ({balanced}) adds {added[(balanced, 1)][0] - added[(ours, 1)][0]:+.3f} ms p50 at c=1 "
+              f"over one deployment (goal <= 0.1 ms)")
     goals = added.get((ours, 1)), added.get((ours, 16))
     if goals[0] and goals[1]:
         print(f"goals: p50 <= 1 ms at c=1: {goals[0][0]:.3f} ms; p99 <= 3 ms at c=1: {goals[0][1]:.3f} ms; "

@@ -19,6 +19,15 @@ falls back transparently; after text was shown the next try starts with a
 ``restart`` event (discard what was shown). A stream that ends without a finish
 (no ``done``) is a failure, never an answer.
 
+Deployments: a provider that lists ``deployments`` is one candidate per deployment,
+in a pool; the balancer (``router.balance``) puts each pool in this request's order
+before the first try. A deployment's breaker, 429 cooldown, refused key, caps and
+latency are its own (``provider/model@deployment``), and a deployment that fails
+with a sibling left hands over at once (one try, no backoff), so a provider's other
+deployments answer before any fallback to another provider. Caps are reserved up
+front (prompt estimate plus ``max_tokens`` or ``REPLY_ALLOWANCE``) and never waited
+for while anyone else could answer.
+
 Every try becomes an ``Attempt`` (errors redacted) attached to the response, or
 to ``AllProvidersFailedError`` when the chain is exhausted. ``sleep``, ``clock``
 and ``rng`` are injectable so tests record waits instead of sleeping.
@@ -29,13 +38,13 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import random
-import threading
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
-from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Any, TypeVar
+from dataclasses import replace
+from typing import TYPE_CHECKING, TypeVar
 
 from router.clients.base import Messages, SyncClient, Tools
+from router.clients.candidates import Candidate, LazyClient, Step, built_client, chain_steps, reason_of, summarize
 from router.clients.deadlines import Deadlines, call_with_deadline, stream_with_deadlines
 from router.clients.guards import Guards, estimate_tokens
 from router.errors import (
@@ -54,7 +63,6 @@ from router.types import Attempt, ChatResponse, RequestOptions, StreamEvent
 
 if TYPE_CHECKING:
     from router.balance import Balancer, Flights, Member
-    from router.clients.base import LLMClient
     from router.clients.cache import ResponseCache
     from router.config import RetrySettings
     from router.state.breaker import CircuitBreaker
@@ -64,94 +72,8 @@ T = TypeVar("T")
 _JITTER = random.Random()
 
 
-@dataclass(frozen=True)
-class Candidate:
-    """One provider/model to try, with its own retry budget (retries after the first try)."""
-
-    provider: str
-    model: str
-    client: LLMClient
-    max_retries: int = 2
-    key_id: str | None = None
-    """A hash of the API key value in use (``guards.key_fingerprint``): a refused key is remembered by it."""
-    key_env: str | None = None
-    """Where the key comes from, for the message that says how to bring a refused provider back."""
-    member: Member | None = None
-    """The deployment this candidate is, when the provider lists ``deployments`` (``router.balance``)."""
-
-    @property
-    def deployment(self) -> str | None:
-        return self.member.deployment if self.member is not None else None
-
-    @property
-    def state_key(self) -> str:
-        """Breakers are kept per deployment and model (``provider/model[@deployment]``)."""
-        return self.member.key if self.member is not None else f"{self.provider}/{self.model}"
-
-    def attempt(self, ok: bool, **fields: Any) -> Attempt:
-        return Attempt(self.provider, self.model, ok=ok, deployment=self.deployment, **fields)
-
-
-class LazyClient(SyncClient):
-    """Builds the real client on first use, so unused fallbacks cost no import and no key lookup."""
-
-    def __init__(self, factory: Callable[[], LLMClient], provider: str, model: str) -> None:
-        self._factory = factory
-        self._client: LLMClient | None = None
-        self._lock = threading.Lock()
-        self.provider, self.model = provider, model
-
-    def get(self) -> LLMClient:
-        with self._lock:
-            if self._client is None:
-                self._client = self._factory()
-            return self._client
-
-    async def achat(self, messages: Messages, *, tools: Tools = None, options: RequestOptions | None = None) -> ChatResponse:
-        return await self.get().achat(messages, tools=tools, options=options)
-
-    def astream(self, messages: Messages, *, tools: Tools = None, options: RequestOptions | None = None) -> AsyncIterator[StreamEvent]:
-        return self.get().astream(messages, tools=tools, options=options)
-
-    async def aclose(self) -> None:
-        if self._client is not None:
-            await self._client.aclose()
-
-    def __repr__(self) -> str:
-        return f"LazyClient({self.provider}/{self.model}{'' if self._client is None else ', built'})"
-
-
-def _built(candidate: Candidate) -> LLMClient:
-    """The candidate's client, built now: construction (imports, key lookup) is not the provider's time."""
-    client = candidate.client
-    return client.get() if isinstance(client, LazyClient) else client
-
-
 def _counts_against_provider(exc: ProviderError) -> bool:
     return exc.kind in ("auth", "rate_limit", "timeout", "unavailable", "malformed")
-
-
-def summarize(attempts: tuple[Attempt, ...] | list[Attempt]) -> str:
-    """One line with each provider's actual reason: ``deepseek/deepseek-chat: HTTP 429 ... x3; qwen/qwen-plus: ...``."""
-    groups: dict[tuple[str, str], list[str]] = {}
-    for attempt in attempts:
-        reason = "ok" if attempt.ok else _reason(attempt)
-        groups.setdefault((attempt.provider, attempt.model), []).append(reason)
-    parts = []
-    for (provider, model), reasons in groups.items():
-        counted = [f"{r} x{reasons.count(r)}" if reasons.count(r) > 1 else r for r in dict.fromkeys(reasons)]
-        parts.append(f"{provider}/{model}: {'; '.join(counted)}")
-    return "; ".join(parts) or "no candidate to try"
-
-
-def _reason(attempt: Attempt) -> str:
-    """The provider's own words when we have them (without the repeated ``provider/model:`` prefix)."""
-    if not attempt.error:
-        return attempt.error_kind or "error"
-    text = attempt.error
-    for prefix in (f"{attempt.provider}/{attempt.model}: ", f"{attempt.provider}: "):
-        text = text.removeprefix(prefix)
-    return f"{attempt.error_kind}: {text}" if attempt.error_kind and attempt.error_kind not in text else text
 
 
 def _empty(response: ChatResponse) -> bool:
@@ -163,23 +85,6 @@ def _empty(response: ChatResponse) -> bool:
 
 class _Skip(Exception):
     """Internal: this candidate is passed over (recorded already)."""
-
-
-REPLY_ALLOWANCE = 256
-"""Tokens reserved for a reply without ``max_tokens`` under a deployment's tokens/minute cap (corrected after)."""
-
-
-@dataclass
-class _Step:
-    """One candidate's place in this request's chain."""
-
-    last: bool
-    sibling_after: bool
-    """Another deployment of the same pool comes next: a failure here hands over at once."""
-    estimate: int
-    reserve: int
-    """Tokens reserved under a deployment's caps: the prompt's estimate and the reply's allowance."""
-    grant: Grant | None = None
 
 
 class ResilientClient(SyncClient):
@@ -243,7 +148,7 @@ class ResilientClient(SyncClient):
 
     # --- before a try -----------------------------------------------------------------
 
-    async def _admit(self, candidate: Candidate, attempts: list[Attempt], estimate: int, step: _Step) -> int:
+    async def _admit(self, candidate: Candidate, attempts: list[Attempt], estimate: int, step: Step) -> int:
         """How many tries this candidate gets now (>= 1), or ``_Skip`` after recording why not."""
         name = candidate.state_key
         auth = self.guards.auth
@@ -288,7 +193,7 @@ class ResilientClient(SyncClient):
             return 1  # a half-open probe decides for everyone; a deployment with a sibling left hands over at once
         return 1 + (candidate.max_retries if step.last else min(candidate.max_retries, self.retries_with_fallback))
 
-    async def _reserve(self, candidate: Candidate, member: Member, attempts: list[Attempt], step: _Step, probe: bool) -> Grant:
+    async def _reserve(self, candidate: Candidate, member: Member, attempts: list[Attempt], step: Step, probe: bool) -> Grant:
         """Reserve a request and its tokens under the deployment's caps; a full deployment with a sibling
         (or a later provider) left is passed over at once: the caller is served there, not made to wait."""
         assert self.balancer is not None and member.limits is not None
@@ -298,7 +203,7 @@ class ResilientClient(SyncClient):
             if grant.wait_s <= 0:
                 return grant
             if not step.last or waited + grant.wait_s > self.max_wait_s:
-                attempts.append(candidate.attempt(False, error_kind="rate_limited",
+                attempts.append(candidate.attempt(False, error_kind="rate_limited", wait_s=min(grant.wait_s, 3600.0),
                                                   error=f"skipped: deployment at its limit, {grant.wait_s:.1f}s to wait"))  # fmt: skip
                 if probe:
                     await self.breaker.record_success(candidate.state_key)
@@ -310,7 +215,7 @@ class ResilientClient(SyncClient):
         """Said as it happens, not only after the answer: who failed last, and who is asked now."""
         failed = next((a for a in reversed(attempts) if not a.ok and not (a.error or "").startswith("skipped")), None)
         if failed is not None:
-            self._say(f"{failed.provider}: {_reason(failed)}; falling back to {candidate.provider}/{candidate.model}")
+            self._say(f"{failed.provider}: {reason_of(failed)}; falling back to {candidate.provider}/{candidate.model}")
 
     # --- after a try ------------------------------------------------------------------
 
@@ -321,7 +226,7 @@ class ResilientClient(SyncClient):
             return True
         return isinstance(exc, ContentPolicyError) and self.on_content_filter == "answer"
 
-    def _moves_on(self, exc: ProviderError, step: _Step) -> bool:
+    def _moves_on(self, exc: ProviderError, step: Step) -> bool:
         """No retry of the same candidate: go to the next one now."""
         if not exc.retryable:
             return True
@@ -361,7 +266,7 @@ class ResilientClient(SyncClient):
         return still_closed
 
     async def _succeeded(
-        self, candidate: Candidate, started: float, attempts: list[Attempt], response: ChatResponse, step: _Step,
+        self, candidate: Candidate, started: float, attempts: list[Attempt], response: ChatResponse, step: Step,
         first_token_s: float | None = None,
     ) -> ChatResponse:
         """Record the success (breaker, limits, latency, budget); the response with the whole record and who answered."""
@@ -386,7 +291,7 @@ class ResilientClient(SyncClient):
     async def _retry_wait(self, candidate: Candidate, exc: ProviderError, number: int, attempts: list[Attempt]) -> None:
         wait = self.backoff_s(number + 1, exc)
         attempts[-1] = replace(attempts[-1], wait_s=wait)
-        self._say(f"{candidate.provider}: {_reason(attempts[-1])}; retrying in {wait:.1f} s")
+        self._say(f"{candidate.provider}: {reason_of(attempts[-1])}; retrying in {wait:.1f} s")
         await self._sleep(wait)
 
     def _check(self, candidate: Candidate, response: ChatResponse | None) -> ChatResponse:
@@ -433,17 +338,6 @@ class ResilientClient(SyncClient):
             return self.candidates, None
         return await self.balancer.arrange(self.candidates, messages, options.user if options is not None else None)
 
-    @staticmethod
-    def _steps(chain: tuple[Candidate, ...], estimate: int, options: RequestOptions | None) -> list[_Step]:
-        reply = options.max_tokens if options is not None and options.max_tokens else REPLY_ALLOWANCE
-        steps = []
-        for i, candidate in enumerate(chain):
-            after = chain[i + 1] if i + 1 < len(chain) else None
-            sibling = (candidate.member is not None and after is not None and after.member is not None
-                       and after.member.pool == candidate.member.pool)  # fmt: skip
-            steps.append(_Step(last=after is None, sibling_after=sibling, estimate=estimate, reserve=estimate + reply))
-        return steps
-
     async def _achat(self, messages: Messages, tools: Tools, options: RequestOptions | None) -> ChatResponse:
         await self.guards.check_budget()
         attempts: list[Attempt] = []
@@ -451,7 +345,7 @@ class ResilientClient(SyncClient):
         last_error: BaseException | None = None
         chain, flights = await self._arrange(messages, options)
         try:
-            for index, (candidate, step) in enumerate(zip(chain, self._steps(chain, estimate, options), strict=True)):
+            for index, (candidate, step) in enumerate(zip(chain, chain_steps(chain, estimate, options), strict=True)):
                 try:
                     tries = await self._admit(candidate, attempts, estimate, step)
                 except _Skip:
@@ -463,7 +357,7 @@ class ResilientClient(SyncClient):
                     for number in range(tries):
                         started = self._clock()
                         try:
-                            call = _built(candidate).achat(messages, tools=tools, options=options)
+                            call = built_client(candidate).achat(messages, tools=tools, options=options)
                             where = {"provider": candidate.provider, "model": candidate.model}
                             response = self._check(candidate, await call_with_deadline(call, self.deadlines, **where))
                         except ProviderError as exc:
@@ -496,7 +390,7 @@ class ResilientClient(SyncClient):
         restart: str | None = None
         chain, flights = await self._arrange(messages, options)
         try:
-            for index, (candidate, step) in enumerate(zip(chain, self._steps(chain, estimate, options), strict=True)):
+            for index, (candidate, step) in enumerate(zip(chain, chain_steps(chain, estimate, options), strict=True)):
                 try:
                     tries = await self._admit(candidate, attempts, estimate, step)
                 except _Skip:
@@ -516,7 +410,7 @@ class ResilientClient(SyncClient):
                         held: list[StreamEvent] = []  # tool-call fragments: delivered only with a complete reply
                         try:
                             where = {"provider": candidate.provider, "model": candidate.model}
-                            events = stream_with_deadlines(_built(candidate).astream(messages, tools=tools, options=options),
+                            events = stream_with_deadlines(built_client(candidate).astream(messages, tools=tools, options=options),
                                                            self.deadlines, **where)  # fmt: skip
                             async with contextlib.aclosing(events):
                                 final: ChatResponse | None = None
@@ -536,7 +430,7 @@ class ResilientClient(SyncClient):
                             last_error = exc
                             closed = await self._failed(candidate, exc, started, attempts)
                             if shown:  # text reached the caller: restart the answer, on the next candidate when there is one
-                                restart = f"{candidate.provider}/{candidate.model} failed mid-answer ({_reason(attempts[-1])}): restarting the answer"
+                                restart = f"{candidate.provider}/{candidate.model} failed mid-answer ({reason_of(attempts[-1])}): restarting the answer"
                             if not closed or self._moves_on(exc, step) or number == tries - 1 or (shown and not step.last):
                                 break
                             await self._retry_wait(candidate, exc, number, attempts)
