@@ -76,7 +76,7 @@ def _retry_after(seconds: float | None) -> int | None:
 def _exhausted(exc: AllProvidersFailedError) -> HTTPFailure:
     kinds = {getattr(a, "error_kind", None) for a in exc.attempts if not getattr(a, "ok", True)}
     kinds.discard(None)
-    if kinds == {"rate_limit"}:
+    if kinds and kinds <= {"rate_limit", "rate_limited", "cooling"}:  # upstream 429s, or every deployment at its cap
         waits = [getattr(a, "wait_s", 0.0) for a in exc.attempts]
         return HTTPFailure(429, "rate_limit_error", "upstream_rate_limited", _one_line(exc), retry_after=_retry_after(max(waits, default=1.0)) or 1)
     if kinds == {"timeout"}:
