@@ -427,11 +427,14 @@ class Router:
             yield event
 
     async def open_circuits(self) -> list[tuple[str, str]]:
-        """(provider, model) whose circuit breaker is open now (for /metrics), read from the shared store."""
+        """(provider, model) whose circuit breaker is open now (for /metrics), read from the shared store; with
+        ``deployments``, when the breakers of every deployment serving the model are open."""
         out = []
         for name, settings in self.config.providers.items():
             for model in settings.models:
-                if (await self._breaker.state(f"{name}/{model.id}")).state != "closed":
+                serving = [d.name for d in settings.deployments if d.serves(model.id)]
+                keys = [f"{name}/{model.id}@{d}" for d in serving] or [f"{name}/{model.id}"]
+                if all([(await self._breaker.state(key)).state != "closed" for key in keys]):
                     out.append((name, model.id))
         return out
 
@@ -439,6 +442,21 @@ class Router:
         """Seconds per answer seen from provider/model in this process (weighted to recent), ``None`` before any."""
         seconds = self._latency.get(provider, model)
         return None if seconds == float("inf") else seconds
+
+    async def quarantined(self) -> list[dict[str, Any]]:
+        """Refused keys out now (the status page, ``router check``): provider, deployment, model scope
+        (``*``: every model), the key's variable and the provider's reason. Cleared with
+        ``router.balance.status.clear_refused_key``."""
+        from router.balance.status import deployment_status
+
+        seen: dict[tuple[str, str | None, str], dict[str, Any]] = {}
+        for state in await deployment_status(self):
+            for scope, reason in state.refused.items():
+                seen.setdefault((state.provider, state.deployment, scope), {
+                    "provider": state.provider, "deployment": state.deployment, "model": scope,
+                    "key_env": state.key_env, "reason": reason,
+                })  # fmt: skip
+        return list(seen.values())
 
     def models(self) -> list[tuple[str, str]]:
         """(id, owned_by) for /v1/models: ``auto``, the tiers, then every provider/model that can answer now.

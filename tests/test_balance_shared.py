@@ -124,7 +124,11 @@ providers:
 
         def caller(gateway: Gateway) -> None:
             for _ in range(50):
-                status, headers, _ = gateway.chat()
+                status, headers, body = gateway.chat()
+                if status == 200:  # the router extension and its attempts say the same, by name
+                    extension = body["router"]
+                    assert extension["deployment"] == headers.get("x-router-deployment")
+                    assert extension["attempts"][-1]["deployment"] == extension["deployment"]
                 with lock:
                     results.append((time.time(), status, headers.get("x-router-deployment")))
 
@@ -143,6 +147,13 @@ providers:
         assert served_before_refusal >= 2 * math.floor((TPM - 2 * 18) / sum(USAGE))
         assert min(u.requests for u in ups) >= 30  # both deployments carried the load
         assert set(statuses) <= {200, 429}
+        named = {deployment for _, status, deployment in results if status == 200}
+        assert named == {"east", "west"}  # x-router-deployment names who answered
+        status, _, body = one.chat()
+        assert status == 429 and "at its limit" in body["error"]["message"]  # still no room: a 429, never a 503
+        with urllib.request.urlopen(f"http://127.0.0.1:{one.port}/metrics", timeout=10) as reply:
+            metrics = reply.read().decode()
+        assert 'deployment="east"' in metrics and 'deployment="west"' in metrics
     finally:
         for upstream in ups:
             upstream.stop()

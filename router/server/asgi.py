@@ -129,6 +129,8 @@ def answer_headers(answer: Answer, overhead_ms: float | None) -> list[tuple[byte
         (b"x-router-mode", header_value(answer.mode)),
         (b"x-router-route-reason", header_value(answer.route_reason)),
     ]
+    if answer.deployment:
+        headers.append((b"x-router-deployment", header_value(answer.deployment)))
     if overhead_ms is not None:
         headers.append((b"x-router-overhead-ms", f"{overhead_ms:.3f}".encode()))
     return headers

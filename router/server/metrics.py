@@ -93,8 +93,10 @@ class Metrics:
         self.in_flight = 0
 
     def record_answer(self, provider: str, model: str, prompt: int, completion: int, cost: float | None,
-                      fell_back: bool) -> None:
-        who = (("provider", provider), ("model", model))
+                      fell_back: bool, deployment: str | None = None) -> None:
+        who: Labels = (("provider", provider), ("model", model))
+        if deployment:  # a configured deployment name (never a caller's string): bounded by the config
+            who = (*who, ("deployment", deployment))
         if prompt:
             self.tokens.inc((*who, ("kind", "prompt")), prompt)
         if completion:

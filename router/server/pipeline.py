@@ -154,7 +154,7 @@ class Pipeline:
         metrics.overhead.observe(overhead_ms / 1000, self.labels)
         fell_back = any(not a.ok and a.error_kind not in ("no_key", "not_installed") for a in answer.attempts)
         metrics.record_answer(answer.provider, answer.model, answer.usage.prompt_tokens, answer.usage.completion_tokens,
-                              answer.cost, fell_back)
+                              answer.cost, fell_back, answer.deployment)
 
     # -- one request ----------------------------------------------------------------------------------
 

@@ -173,12 +173,13 @@ def router_extension(answer: Answer, *, overhead_ms: float | None = None) -> dic
     out: dict[str, Any] = {
         "provider": answer.provider,
         "model": answer.model,
+        "deployment": answer.deployment,
         "mode": answer.mode,
         "route_reason": answer.route_reason,
         "mode_reason": answer.mode_reason,
         "attempts": [
             {"provider": a.provider, "model": a.model, "ok": a.ok, "error_kind": a.error_kind, "error": a.error,
-             "wait_s": a.wait_s, "latency_s": a.latency_s}
+             "wait_s": a.wait_s, "latency_s": a.latency_s, "deployment": a.deployment}
             for a in answer.attempts
         ],
         "tool_records": [

@@ -54,7 +54,7 @@ async def providers(router: Any) -> list[dict[str, Any]]:
                 "price_out": model.price_out,
             })
         deployments = [
-            {"name": d.name, "key_env": d.api_key_env, "key_set": _key_set(d.api_key_env)}
+            {"name": d.name, "key_env": d.key_env(settings), "key_set": _key_set(d.key_env(settings))}
             for d in getattr(settings, "deployments", None) or ()
         ]
         out.append({
