@@ -5,8 +5,8 @@
 Three OpenAI-compatible upstreams on 127.0.0.1, each in its own process
 (``tests/balance_upstream.py``): ``fast``; ``slow`` (+200 ms); ``flaky``, which
 starts answering 429 (Retry-After: 30) halfway through each run. Every deployment
-has a tokens/minute cap (each reply reports 30 tokens) sized so that the three
-together hold about 1.2x the run. For each strategy, the same requests go through
+has a tokens/minute cap (each reply reports 24 tokens) that holds 80% of a run,
+so a strategy that piles onto one deployment meets its cap. For each strategy, the same requests go through
 ``Router.achat`` at the given concurrency; printed per strategy:
 
 * share of the answered requests per deployment, and the slow one's share after
@@ -40,7 +40,10 @@ from router.config import parse_config  # noqa: E402
 from router.errors import RouterError  # noqa: E402
 from router.types import RequestOptions  # noqa: E402
 
-TOKENS = (20, 10)
+TOKENS = (14, 10)
+"""What each reply reports: 14 prompt tokens (the message and its framing, as tiktoken counts them) and 10
+completion (``max_tokens: 10``). A cap holds as long as a reply stays within its reservation (prompt at four
+characters a token of the JSON messages, 14 here, plus ``max_tokens``)."""
 STRATEGIES = ("weighted", "least_busy", "latency", "usage")
 OPTIONS = RequestOptions(max_tokens=10)
 
@@ -106,12 +109,14 @@ def main() -> int:
     parser.add_argument("--strategies", default=",".join(STRATEGIES))
     args = parser.parse_args()
     os.environ["BENCH_BALANCE_KEY"] = "sk-bench-balance-0123456789abcdef"
-    tpm = 0.4 * args.requests * sum(TOKENS)  # three deployments hold ~1.2x a run's tokens
+    tpm = 0.8 * args.requests * sum(TOKENS)  # one deployment holds 80% of a run: caps bind only at the edges
     fast, slow, flaky = Upstream("fast", usage=TOKENS), Upstream("slow", delay_s=0.2, usage=TOKENS), Upstream("flaky", usage=TOKENS)
     upstreams = [fast, slow, flaky]
     for upstream in upstreams:
         upstream.start()
     try:
+        alone = Router(parse_config(_config([fast], "weighted", 1e9, prefix="alone:")))
+        asyncio.run(_drive(alone, 200, args.concurrency))  # warm-up: imports, connections
         alone = Router(parse_config(_config([fast], "weighted", 1e9, prefix="alone:")))
         base, _, _ = asyncio.run(_drive(alone, min(args.requests, 2000), args.concurrency))
         fast.reset()

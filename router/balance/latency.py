@@ -1,15 +1,19 @@
-"""``latency``: power of two choices on a moving average of each deployment's latency.
+"""``latency``: power of two choices among the deployments that are fast now.
 
-Two members are drawn at random and the one with the lower score goes first, where
-the score is the member's time-decayed average latency times (1 + its requests in
-flight in this process): a slow deployment loses every draw it is in, and two equal
-ones share the load instead of the faster-by-noise one taking everything. Streams
-feed their first-token latency (what a caller waits for), whole replies their total.
+Each member keeps a time-decayed average of its latency (streams feed their
+first-token latency, what a caller waits for; whole replies their total). The fast
+set is every member within ``TOLERANCE`` (plus ``SLACK_S``) of the best average (and any member not
+measured yet); two of them are drawn at random and the one with fewer requests in
+flight in this process goes first, so equal deployments share the load instead of
+the faster-by-noise one taking everything, and a deployment 200 ms slower than the
+rest is never drawn at all: its requests would be the callers' p99. The others
+follow, fastest first.
 
 A failure counts as a slow sample (at least ``FAILURE_S``), so a failing member sinks.
-A member nobody has asked for ``probe_after_s`` is put first once (per process), so a
-deployment that was slow or failing is measured again and can come back; a member
-never measured scores 0 and is tried at once (warm-up).
+A member nobody has asked for ``probe_after_s`` (0.5 s while it has fewer than
+``SETTLED`` samples) is put first once (per process), so a deployment that was slow or
+failing is measured again and can come back; a member never measured scores 0 and is
+tried at once (warm-up).
 """
 
 from __future__ import annotations
@@ -29,6 +33,12 @@ DECAY_S = 5.0
 """Half of the average's memory is older than about this (samples weigh by the time since the last one)."""
 MIN_WEIGHT = 0.1
 """Every sample moves the average by at least this share, however close together samples come."""
+SETTLED = 3
+"""Until a member has this many samples (its first may include opening a connection), it is probed every 0.5 s."""
+TOLERANCE = 1.5
+SLACK_S = 0.05
+"""Members within ``TOLERANCE`` x the best average plus ``SLACK_S`` count as equally fast (on a 10 ms endpoint,
+one slow sample must not exclude a twin; 200 ms slower is excluded)."""
 
 
 @dataclass
@@ -76,9 +86,9 @@ class LatencyBook:
             stat = self._stat(key)
             stat.in_flight = max(0, stat.in_flight - 1)
 
-    def score(self, key: str) -> float:
+    def in_flight(self, key: str) -> int:
         stat = self._stats.get(key)
-        return 0.0 if stat is None or not stat.samples else stat.average * (1 + stat.in_flight)
+        return 0 if stat is None else stat.in_flight
 
     def average(self, key: str) -> float | None:
         stat = self._stats.get(key)
@@ -89,7 +99,8 @@ class LatencyBook:
         with self._lock:
             stat = self._stats.get(key)
             now = self._clock()
-            if stat is None or not stat.samples or now - max(stat.at, stat.probed) < after_s:
+            period = after_s if stat is not None and stat.samples >= SETTLED else min(after_s, 0.5)
+            if stat is None or not stat.samples or now - max(stat.at, stat.probed) < period:
                 return False
             stat.probed = now  # one probe per period, not one per concurrent caller
             return True
@@ -102,14 +113,16 @@ class Latency:
         self.probe_after_s = probe_after_s
 
     async def choose(self, members: Sequence[Member]) -> Choice:
-        scores = {m.key: self.book.score(m.key) for m in members}
-        ranked = sorted(members, key=lambda m: (scores[m.key], self._rng.random()))
+        averages = {m.key: self.book.average(m.key) or 0.0 for m in members}  # not measured yet: 0, tried at once
+        ranked = sorted(members, key=lambda m: (averages[m.key], self._rng.random()))
         probe = next((m for m in ranked[1:] if self.book.due_probe(m.key, self.probe_after_s)), None)
         if probe is not None:
             return Choice((probe, *(m for m in ranked if m is not probe)))
-        if len(members) > 2:
-            a, b = self._rng.sample(list(members), 2)
-            first = a if scores[a.key] <= scores[b.key] else b
+        best = averages[ranked[0].key]
+        fast = [m for m in ranked if averages[m.key] <= best * TOLERANCE + SLACK_S]
+        if len(fast) > 1:
+            a, b = self._rng.sample(fast, 2)
+            first = a if self.book.in_flight(a.key) <= self.book.in_flight(b.key) else b
             ranked.remove(first)
             ranked.insert(0, first)
         return Choice(tuple(ranked))

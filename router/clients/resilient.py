@@ -357,7 +357,9 @@ class ResilientClient(SyncClient):
                     for number in range(tries):
                         started = self._clock()
                         try:
-                            call = built_client(candidate).achat(messages, tools=tools, options=options)
+                            client = built_client(candidate)
+                            started = self._clock()  # building the client (imports, a key lookup) is not the provider's time
+                            call = client.achat(messages, tools=tools, options=options)
                             where = {"provider": candidate.provider, "model": candidate.model}
                             response = self._check(candidate, await call_with_deadline(call, self.deadlines, **where))
                         except ProviderError as exc:
@@ -410,7 +412,9 @@ class ResilientClient(SyncClient):
                         held: list[StreamEvent] = []  # tool-call fragments: delivered only with a complete reply
                         try:
                             where = {"provider": candidate.provider, "model": candidate.model}
-                            events = stream_with_deadlines(built_client(candidate).astream(messages, tools=tools, options=options),
+                            client = built_client(candidate)
+                            started = self._clock()  # building the client is not the provider's time
+                            events = stream_with_deadlines(client.astream(messages, tools=tools, options=options),
                                                            self.deadlines, **where)  # fmt: skip
                             async with contextlib.aclosing(events):
                                 final: ChatResponse | None = None
