@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
@@ -134,3 +135,38 @@ def test_screenshot(gateway: ServerThread, fake_server: FakeOpenAIServer, tmp_pa
     target = Path(os.environ.get("ROUTER_STATUS_SCREENSHOT") or tmp_path / "status.png")
     chromium(f"{gateway.url}/status#key={STATUS_KEY}", tmp_path, f"--screenshot={target}", "--window-size=1400,900")
     assert target.stat().st_size > 10_000
+
+
+def test_each_deployment_has_its_own_row_with_its_health(fake_server: FakeOpenAIServer,
+                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    from router.config import parse_config
+    from router.core import Router
+
+    monkeypatch.setenv(UPSTREAM_KEY_ENV, UPSTREAM_SECRET)
+    monkeypatch.delenv("ROUTER_TEST_MISSING_KEY", raising=False)
+    config = parse_config(f"""
+default: fake
+providers:
+  fake:
+    client: openai
+    api_key_env: {UPSTREAM_KEY_ENV}
+    max_retries: 0
+    models: [{{id: fake-model, default: true}}]
+    deployments:
+      - {{name: main, base_url: {fake_server.base_url}}}
+      - {{name: spare, base_url: {fake_server.base_url}, api_key_env: ROUTER_TEST_MISSING_KEY}}
+""", "deployments.yaml")
+    fake_server.enqueue(Text("from main"))
+    server = ServerThread(create_app(Router(config), ServerSettings(), keys=KeyCheck([SERVER_KEY.encode()]))).start()
+    try:
+        assert chat(server, "hello").status_code == 200
+        data = status(server, SERVER_KEY).json()
+    finally:
+        server.stop()
+    (model,) = next(p for p in data["providers"] if p["name"] == "fake")["models"]
+    rows = {d["name"]: d for d in model["deployments"]}
+    assert set(rows) == {"main", "spare"}
+    assert rows["main"]["key_set"] is True and rows["spare"]["key_set"] is False
+    assert rows["main"]["breaker"] == "closed" and rows["main"]["latency_ms"] is not None
+    assert data["decisions"][0]["deployment"] == "main"
+    assert UPSTREAM_SECRET not in json.dumps(data)

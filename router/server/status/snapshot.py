@@ -31,12 +31,40 @@ def _key_set(name: str | None) -> bool | None:
     return bool(os.environ.get(name, "").strip())
 
 
+async def _health(router: Any) -> dict[tuple[str, str], list[Any]]:
+    """Every deployment's breaker, cooldown, refused key, load and latency, per provider/model (``router.balance``)."""
+    if not hasattr(router, "balancer"):
+        return {}  # an engine without deployments (a test stub): the page shows what the config says
+    from router.balance.status import deployment_status
+
+    grouped: dict[tuple[str, str], list[Any]] = {}
+    for state in await deployment_status(router):
+        grouped.setdefault((state.provider, state.model), []).append(state)
+    return grouped
+
+
+def _deployment_row(state: Any) -> dict[str, Any]:
+    return {
+        "name": state.deployment or "default",
+        "key_env": state.key_env,
+        "key_set": _key_set(state.key_env),
+        "breaker": state.breaker,
+        "cooling": state.cooling,
+        "refused": dict(state.refused),
+        "in_flight": state.in_flight,
+        "latency_ms": round(state.latency_s * 1000, 1) if state.latency_s is not None else None,
+        "headroom": round(state.headroom, 3) if state.headroom is not None else None,
+        "healthy": state.healthy,
+    }
+
+
 async def providers(router: Any) -> list[dict[str, Any]]:
     config = router.config
+    health = await _health(router)
     open_now: set[tuple[str, str]] = set()
     circuits = getattr(router, "open_circuits", None)
-    if circuits is not None:
-        open_now = {tuple(pair) for pair in await _maybe(circuits())}  # type: ignore[misc]
+    if circuits is not None and not health:
+        open_now = {tuple(pair)[:2] for pair in await _maybe(circuits())}  # type: ignore[misc]
     latency = getattr(router, "observed_latency", None)
     quarantined = getattr(router, "quarantined", None)
     quarantine = list(await _maybe(quarantined())) if quarantined is not None else []
@@ -45,25 +73,27 @@ async def providers(router: Any) -> list[dict[str, Any]]:
         models = []
         for model in settings.models:
             seconds = latency(name, model.id) if latency is not None else None
+            rows = [_deployment_row(state) for state in health.get((name, model.id), [])]
+            if rows:  # the model is out only when every deployment serving it is
+                breaker = "closed" if any(r["breaker"] == "closed" for r in rows) else rows[0]["breaker"]
+            else:
+                breaker = "open" if (name, model.id) in open_now else "closed"
             models.append({
                 "id": model.id,
-                "breaker": "open" if (name, model.id) in open_now else "closed",
+                "breaker": breaker,
                 "latency_ms": round(seconds * 1000, 1) if seconds is not None else None,
                 "context_window": model.context_window,
                 "price_in": model.price_in,
                 "price_out": model.price_out,
+                "deployments": rows,
             })
-        deployments = [
-            {"name": d.name, "key_env": d.key_env(settings), "key_set": _key_set(d.key_env(settings))}
-            for d in getattr(settings, "deployments", None) or ()
-        ]
         out.append({
             "name": name,
             "client": settings.client,
             "key_env": settings.api_key_env,
             "key_set": _key_set(settings.api_key_env),
+            "balance": getattr(settings, "balance", None) if getattr(settings, "deployments", None) else None,
             "models": models,
-            "deployments": deployments,
             "quarantine": [q for q in quarantine if isinstance(q, dict) and q.get("provider") == name],
         })
     return out
