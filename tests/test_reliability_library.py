@@ -460,3 +460,38 @@ def test_the_server_accepts_tool_call_ids_reused_across_turns(fake_server: FakeO
         assert [m.get("tool_call_id") for m in sent if m["role"] == "tool"] == ["functions.add:0", "functions.multiply:1"] * 2
     finally:
         server.stop()
+
+
+@pytest.mark.parametrize("client", CLIENTS)
+def test_a_key_echoed_into_streamed_tool_arguments_is_masked_in_every_fragment(client: str, fake_server: FakeOpenAIServer) -> None:
+    import asyncio
+
+    arguments = json.dumps({"header": f"Bearer {KEY}"})
+    pieces = [arguments[i : i + 5] for i in range(0, len(arguments), 5)]
+    first = {"index": 0, "id": "c1", "type": "function", "function": {"name": "echo", "arguments": ""}}
+    sse = (chunk({"tool_calls": [first]}), *(chunk({"tool_calls": [{"index": 0, "function": {"arguments": p}}]}) for p in pieces),
+           chunk({}, "tool_calls"))  # fmt: skip
+    fake_server.enqueue(Replay(sse=sse))
+    if client == "openai":
+        from router.clients.openai import OpenAIClient
+
+        llm: Any = OpenAIClient(base_url=fake_server.base_url, api_key=KEY, model="m", provider="fake")
+    else:
+        from router.clients.litellm import LiteLLMClient
+
+        llm = LiteLLMClient(model="m", api_key=KEY, base_url=fake_server.base_url, provider="fake")
+
+    async def events() -> list[Any]:
+        try:
+            return [event async for event in llm.astream([{"role": "user", "content": "x"}])]
+        finally:
+            await llm.aclose()
+
+    got = asyncio.run(events())
+    fragments = [e.text for e in got if e.kind == "tool_call"]
+    assert "".join(fragments) == json.dumps({"header": "Bearer ***"})
+    assert got[0].kind == "tool_call" and (got[0].tool_call_id, got[0].name) == ("c1", "echo")
+    pieces_of_key = {KEY[i : i + 4] for i in range(len(KEY) - 3)}
+    assert not any(p in f for f in fragments for p in pieces_of_key), fragments
+    (made,) = got[-1].response.message.tool_calls
+    assert made.arguments == json.dumps({"header": "Bearer ***"})

@@ -23,6 +23,7 @@ import json
 import time
 import weakref
 from collections.abc import AsyncIterator
+from dataclasses import replace
 from typing import Any, NoReturn
 
 from router.clients.base import Messages, SyncClient, Tools
@@ -168,6 +169,7 @@ class CompletionsClient(SyncClient):
         assembler = StreamAssembler(provider=self.provider, model=self.model)
         # a key echoed into the text is masked even when a chunk boundary splits it (one guard per channel)
         guards = {"text": StreamRedactor(self._secret), "reasoning": StreamRedactor(self._secret)}
+        call_guards: dict[int | None, tuple[StreamRedactor, StreamEvent]] = {}  # tool-call arguments, per call
         try:
             chunks = await self._send(request)
         except Exception as exc:
@@ -175,6 +177,12 @@ class CompletionsClient(SyncClient):
         try:
             async for chunk in chunks:
                 for event in assembler.add_chunk(chunk):
+                    if event.kind == "tool_call":  # always passed on (it may announce the id and name), text guarded
+                        call_guard = call_guards.get(event.index, (StreamRedactor(self._secret), event))[0]
+                        call_guards[event.index] = (call_guard, event)
+                        shown = call_guard.feed(event.text)
+                        yield event if shown == event.text else replace(event, text=shown)
+                        continue
                     guard = guards.get(event.kind)
                     if guard is None:
                         yield event
@@ -194,6 +202,9 @@ class CompletionsClient(SyncClient):
         for kind, guard in guards.items():
             if held := guard.flush():
                 yield StreamEvent(kind, text=held)  # type: ignore[arg-type]
+        for call_guard, last in call_guards.values():
+            if held := call_guard.flush():
+                yield replace(last, text=held)
         yield StreamEvent("done", response=response)
 
 
