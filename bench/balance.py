@@ -1,6 +1,7 @@
 """Each balancing strategy over three local deployments, judged at the upstreams.
 
     python bench/balance.py [--requests 3000] [--concurrency 8] [--strategies weighted,least_busy,latency,usage]
+    python bench/balance.py --overhead 20000     # what balancing adds per request, in process, c=1
 
 Three OpenAI-compatible upstreams on 127.0.0.1, each in its own process
 (``tests/balance_upstream.py``): ``fast``; ``slow`` (+200 ms); ``flaky``, which
@@ -107,12 +108,59 @@ def _pct(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
+def overhead(calls: int) -> None:
+    """What balancing costs per request, without the network: one chain over one implicit deployment against
+    one over a pool of two (weighted, and each strategy), in process, on the same scripted client, blocks
+    interleaved; the median of each block's p50."""
+    from router.balance import Balancer, Member, Pool
+    from router.clients.mock import MockLLM
+    from router.clients.resilient import Candidate, ResilientClient
+    from router.state.memory import MemoryStore
+
+    messages = [{"role": "user", "content": "hello"}]
+
+    def chain(strategy: str | None) -> ResilientClient:
+        if strategy is None:
+            return ResilientClient([Candidate("p", "m", MockLLM(model="m"), max_retries=0)])
+        pool = Pool("p", "m", strategy)  # type: ignore[arg-type]
+        members = [Candidate("p", "m", MockLLM(model="m"), max_retries=0, member=Member(pool, n)) for n in ("a", "b")]
+        return ResilientClient(members, balancer=Balancer(MemoryStore()))
+
+    chains = {name: chain(name) for name in (None, *STRATEGIES)}
+
+    async def block(client: ResilientClient, n: int) -> float:
+        times = []
+        for _ in range(n):
+            started = time.perf_counter()
+            await client.achat(messages)
+            times.append(time.perf_counter() - started)
+        return _pct(times, 0.5)
+
+    async def run() -> dict[str | None, float]:
+        p50s: dict[str | None, list[float]] = {name: [] for name in chains}
+        for _ in range(max(1, calls // 500)):
+            for name, client in chains.items():
+                p50s[name].append(await block(client, 500))
+        return {name: sorted(values)[len(values) // 2] for name, values in p50s.items()}
+
+    result = asyncio.run(run())
+    base = result[None]
+    print(f"in-process chain, c=1, {calls} calls each: one deployment p50 {base * 1e6:.1f} us")
+    for name in STRATEGIES:
+        print(f"  pool of two, {name:<10}: p50 {result[name] * 1e6:.1f} us, balancing adds {(result[name] - base) * 1e3:+.4f} ms"
+              " (goal <= 0.1 ms)")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--requests", type=int, default=3000)
     parser.add_argument("--concurrency", type=int, default=8)
     parser.add_argument("--strategies", default=",".join(STRATEGIES))
+    parser.add_argument("--overhead", type=int, metavar="CALLS", help="only measure what balancing adds per request, in process")
     args = parser.parse_args()
+    if args.overhead:
+        overhead(args.overhead)
+        return 0
     os.environ["BENCH_BALANCE_KEY"] = "sk-bench-balance-0123456789abcdef"
     tpm = 0.8 * args.requests * sum(TOKENS)  # one deployment holds 80% of a run: caps bind only at the edges
     fast, slow, flaky = Upstream("fast", usage=TOKENS), Upstream("slow", delay_s=0.2, usage=TOKENS), Upstream("flaky", usage=TOKENS)
