@@ -13,6 +13,7 @@ import asyncio
 import os
 import time
 from collections.abc import AsyncIterator, Callable, Iterator, Mapping, Sequence
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 # light modules (no pydantic, no SDK) that every request uses: imported once here, not per call
@@ -94,6 +95,7 @@ class Router:
             from router.balance import Balancer
 
             self.balancer = Balancer(self.state)
+        self._mcp: Any = None
 
     @classmethod
     def from_yaml(cls, path: str | os.PathLike[str] | None = None, **kwargs: Any) -> Router:
@@ -181,13 +183,25 @@ class Router:
                                deadlines=Deadlines.from_settings(self.config.deadlines), guards=self._guards,
                                cache=self._cache, balancer=self.balancer)  # fmt: skip
 
+    @property
+    def mcp(self) -> Any:
+        """The MCP servers of ``mcp:`` (``router.tools.mcp.McpHub``); each starts on first use."""
+        if self._mcp is None:
+            from router.tools.mcp import McpHub
+
+            source = self.config.source
+            self._mcp = McpHub(self.config.mcp, os.path.dirname(os.path.abspath(source)) if os.path.isfile(source) else None)
+        return self._mcp
+
     # -- lifetime -------------------------------------------------------------------------
 
     async def aclose(self) -> None:
-        """Close the clients this Router built (injected ones belong to the caller)."""
+        """Close the clients this Router built (injected ones belong to the caller) and stop its MCP servers."""
         built, self._built = list(self._built.values()), {}
         for client in built:
             await client.aclose()
+        if self._mcp is not None:
+            await self._mcp.aclose()
         await self.state.aclose()
         if self._telemetry is not None:
             await self._telemetry.aclose()
@@ -277,12 +291,17 @@ class Router:
 
         emit(RouteEvent(first.provider, first.model_id, route_line(route, plan)))
         capabilities = first.settings.capabilities_for(first.model_id)
+        registry, tool_notes = self._registry, []
+        if chosen_mode == "react" and self.config.mcp.servers:
+            registry, tool_notes = await self.mcp.registry_for(question, self._registry)
+            for note in tool_notes:
+                emit(NoticeEvent(note))
         result = await arun_mode(
             chosen_mode,
             question,
             self._chain(plan, on_event),
             config=self.config,
-            registry=self._registry,
+            registry=registry,
             history=list(history or []),
             on_event=on_event,
             protocol="auto" if capabilities.tools else "text",  # auto: native until the server refuses tools
@@ -293,6 +312,8 @@ class Router:
             pre_run_tools=first.settings.small_model,
         )
         answer = self._finish(result, plan, route, started, mode=chosen_mode, mode_reason=mode_reason, answer_id=answer_id)
+        if tool_notes:
+            answer = replace(answer, warnings=(*answer.warnings, *tool_notes))
         if self._outcomes is not None:
             asked = [*(history or ()), {"role": "user", "content": question}]
             await self._outcomes.record(answer, _answered(decision, answer), caller=caller, messages=asked, options=options)

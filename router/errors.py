@@ -212,6 +212,18 @@ class ToolArgumentsError(ToolError):
     """Arguments from the model did not validate against the tool's schema."""
 
 
+class McpError(ToolError):
+    """An MCP server could not be reached or answered a call with a protocol error."""
+
+
+class McpServerUnavailableError(McpError):
+    """An MCP server could not start (command not installed, variable unset, no answer): names the server."""
+
+
+class McpToolError(McpError):
+    """An MCP tool answered with ``isError``: its text is what the model reads."""
+
+
 class MessageChainError(RouterError):
     """A history breaks the tool-calling protocol; ``problems`` lists every violation."""
 
@@ -256,6 +268,9 @@ __all__ = [
     "FeedbackRefusedError",
     "LoopLimitError",
     "MalformedResponseError",
+    "McpError",
+    "McpServerUnavailableError",
+    "McpToolError",
     "MessageChainError",
     "MissingAPIKeyError",
     "ProviderError",

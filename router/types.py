@@ -171,6 +171,10 @@ class ToolRecord:
     call_id: str = ""
     raw_arguments: str = ""
     step: int = 0
+    server: str = ""
+    """The MCP server that ran the call ("" for built-in and @tool tools)."""
+    server_tool: str = ""
+    """The tool's own name on that MCP server (``tool`` is the name the model saw)."""
 
     @property
     def ok(self) -> bool:

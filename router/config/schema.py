@@ -381,6 +381,8 @@ class RouterConfig(_Strict):
     """Spend limit of this Router per UTC day; None means no limit."""
     routing: RoutingSettings = Field(default_factory=RoutingSettings)
     server: ServerSettings = Field(default_factory=ServerSettings)
+    mcp: McpSettings = Field(default_factory=lambda: McpSettings())
+    """MCP servers whose tools join the tool loop (``router.config.mcp``)."""
     providers: dict[str, ProviderConfig] = Field(min_length=1)
     source: str = Field(default="<memory>", exclude=True)
     """Where the config was read from (set by load_config, not by YAML)."""
@@ -402,6 +404,11 @@ class RouterConfig(_Strict):
         from router.routing.names import resolve_provider
 
         return self.model_copy(update={"default": resolve_provider(self, name)})
+
+
+from router.config.mcp import McpSettings  # noqa: E402 - it builds on _Strict above
+
+RouterConfig.model_rebuild()
 
 
 __all__ = [

@@ -127,9 +127,11 @@ class ToolRunner:
         return contents
 
     def _record(self, call: PreparedCall, step: int, result: str, error: str | None, duration_s: float = 0.0) -> ToolRecord:
+        tool = self.registry.get(call.name)  # an MCP tool says which server ran it
         return ToolRecord(
             tool=call.name, arguments=call.arguments, result=result, error=error, duration_s=duration_s,
             call_id=call.call_id, raw_arguments=call.raw_arguments, step=step,
+            server=getattr(tool, "server", ""), server_tool=getattr(tool, "server_tool", ""),
         )  # fmt: skip
 
     def _plan(self, call: PreparedCall, step: int, record_index: int) -> tuple[str, Any]:
