@@ -12,6 +12,7 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "models": ("router.cli.models:main", "list providers, aliases, models, tiers, context windows, prices, key status"),
     "check": ("router.cli.check:main", "validate the config and keys; --ping sends one token to each provider with a key"),
     "completion": ("router.cli.completion:main", "print a shell completion script: completion bash | zsh"),
+    "tools": ("router.cli.tools:main", "list built-in, user and MCP tools: server, tool, argument summary"),
 }
 
 

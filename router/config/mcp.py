@@ -48,6 +48,14 @@ class McpServerSettings(_Strict):
     tools: list[str] | None = Field(default=None, max_length=10_000)
     """Allowlist of the server's tool names (as the server names them); None offers every tool."""
 
+    @field_validator("command", mode="before")
+    @classmethod
+    def _numbers_as_text(cls, value: object) -> object:
+        """``[server, --port, 8931]``: YAML reads 8931 as a number; an argument is text."""
+        if isinstance(value, list):
+            return [str(v) if isinstance(v, int | float) and not isinstance(v, bool) else v for v in value]
+        return value
+
     @field_validator("command")
     @classmethod
     def _check_command(cls, value: list[str] | None) -> list[str] | None:

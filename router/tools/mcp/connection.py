@@ -103,7 +103,7 @@ class McpConnection:
         cwd = self.settings.cwd
         if cwd is None:
             return None
-        path = os.path.join(self.base_dir, os.path.expanduser(cwd))
+        path = os.path.normpath(os.path.join(self.base_dir, os.path.expanduser(cwd)))
         if not os.path.isdir(path):
             raise self._fail(f"cwd {cwd!r} is not a directory (resolved to {path})")
         return path
@@ -112,7 +112,7 @@ class McpConnection:
         assert self.settings.command is not None
         program = self.settings.command[0]
         if os.sep in program or (os.altsep and os.altsep in program):
-            path = os.path.join(cwd or self.base_dir, os.path.expanduser(program))
+            path = os.path.normpath(os.path.join(cwd or self.base_dir, os.path.expanduser(program)))
             if not (os.path.isfile(path) and os.access(path, os.X_OK)):
                 raise self._fail(f"command {program!r} is not installed (no executable file at {path})")
             return path
