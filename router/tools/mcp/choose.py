@@ -40,6 +40,30 @@ def _stem(word: str) -> str:
     return word
 
 
+_GROUPS = (
+    "create add make new save store write record remember insert put",
+    "read get show open view print display retrieve load pull dump see",
+    "list enumerate inside content",
+    "update edit change modify replace set fix",
+    "delete remove drop forget erase clear",
+    "search find query locate grep lookup",
+    "directory folder dir",
+    "file document",
+    "move rename relocate",
+    "fetch download url page website web link http",
+    "time clock hour",
+    "convert translate",
+)
+_SYNONYMS: dict[str, frozenset[str]] = {}
+for _group in _GROUPS:
+    _stems = frozenset(_stem(w) for w in _group.split())
+    for _word in _stems:
+        _SYNONYMS[_word] = _SYNONYMS.get(_word, frozenset()) | _stems
+"""General tool vocabulary (verbs of create/read/list/update/delete/search and a few nouns): a question
+says "save" or "folder" where a tool says "write" or "directory". Query words are widened to their group
+at half weight."""
+
+
 def terms(text: str) -> list[str]:
     """Search terms of a text: stemmed lower-case words, CJK runs as character pairs."""
     out: list[str] = []
@@ -52,18 +76,44 @@ def terms(text: str) -> list[str]:
 
 
 def _document(tool: Tool) -> list[str]:
-    function = tool.schema["function"]
+    cached = getattr(tool, "_choice_terms", None)
+    if cached is not None:
+        return cached  # type: ignore[no-any-return]
+    function = tool._schema["function"] if hasattr(tool, "_schema") else tool.schema["function"]
     name = getattr(tool, "server_tool", None) or function["name"]
     words = terms(name) * 2 + terms(function.get("description") or "")
     for pname, prop in (function.get("parameters", {}).get("properties") or {}).items():
         words += terms(pname)
         if isinstance(prop, dict) and isinstance(prop.get("description"), str):
             words += terms(prop["description"])
+    try:
+        tool._choice_terms = words  # type: ignore[attr-defined]  # a tool's schema does not change: compute once
+    except AttributeError:
+        pass
     return words
 
 
+def _counts(tool: Tool) -> tuple[Counter[str], int]:
+    cached = getattr(tool, "_choice_counts", None)
+    if cached is None:
+        words = _document(tool)
+        cached = (Counter(words), len(words) or 1)
+        try:
+            tool._choice_counts = cached  # type: ignore[attr-defined]
+        except AttributeError:
+            pass
+    return cached  # type: ignore[no-any-return]
+
+
 def schema_chars(tool: Tool) -> int:
-    return len(json.dumps(tool.schema, ensure_ascii=False))
+    cached = getattr(tool, "_choice_chars", None)
+    if cached is None:
+        cached = len(json.dumps(tool._schema if hasattr(tool, "_schema") else tool.schema, ensure_ascii=False))
+        try:
+            tool._choice_chars = cached  # type: ignore[attr-defined]
+        except AttributeError:
+            pass
+    return int(cached)
 
 
 @dataclass(frozen=True)
@@ -88,20 +138,23 @@ def choose_tools(query: str, tools: Sequence[Tool], *, max_tools: int, max_chars
     sizes = [schema_chars(t) for t in tools]
     if len(tools) <= max_tools and sum(sizes) <= max_chars:
         return ToolChoice(tuple(tools), (), {})
-    docs = [_document(t) for t in tools]
-    average = sum(len(d) for d in docs) / max(1, len(docs))
-    frequency: Counter[str] = Counter()
-    for doc in docs:
-        frequency.update(set(doc))
-    wanted = Counter(terms(query))
+    docs = [_counts(t) for t in tools]
+    average = sum(length for _, length in docs) / max(1, len(docs))
+    wanted: dict[str, float] = {}
+    for term in terms(query):
+        for near in _SYNONYMS.get(term, (term,)):
+            wanted[near] = wanted.get(near, 0.0) + (1.0 if near == term else 0.5)
+    idf = {}
+    for term in wanted:
+        having = sum(1 for counts, _ in docs if term in counts)
+        idf[term] = math.log(1 + (len(docs) - having + 0.5) / (having + 0.5))
     scores: list[float] = []
-    for doc in docs:
-        counts, length, score = Counter(doc), len(doc) or 1, 0.0
+    for counts, length in docs:
+        score = 0.0
         for term, times in wanted.items():
             tf = counts.get(term, 0)
             if tf:
-                idf = math.log(1 + (len(docs) - frequency[term] + 0.5) / (frequency[term] + 0.5))
-                score += times * idf * tf * (_K1 + 1) / (tf + _K1 * (1 - _B + _B * length / average))
+                score += times * idf[term] * tf * (_K1 + 1) / (tf + _K1 * (1 - _B + _B * length / average))
         scores.append(score)
     ranked = sorted(range(len(tools)), key=lambda i: (-scores[i], i))
     chosen: set[int] = set()
