@@ -1,11 +1,15 @@
 """How often the MCP tool a question needs is among the ones offered, and how much prompt that saves.
 
-Tools: the 38 documented tools of five public reference MCP servers (git, filesystem,
-memory, time, fetch; ``bench/data/mcp_reference_tools.json``), alone and padded to 200
-with 162 generated look-alike tools (the 200-tool case). Questions: 40 written before
-the scorer was first run on them, each with the tools that would do
-(``bench/data/mcp_tool_questions.json``). The scorer (``router.tools.mcp.choose``) was
-not tuned on them. Prints, for each catalogue and bound: recall (the needed tool was
+Two sets, each alone and padded to 200 tools with generated look-alikes (the 200-tool case):
+
+* dev: the 38 documented tools of five public reference MCP servers (git, filesystem,
+  memory, time, fetch) and 40 questions written before the scorer first ran on them.
+  Its first run found 24/40 at 8 tools offered; the general tool vocabulary in
+  ``choose.py`` was written after looking at its misses, so this set no longer counts;
+* held-out: the 44 documented tools of the GitHub and Slack reference servers and 32
+  questions, written after that vocabulary was fixed and not edited after their first run.
+
+Each question lists every tool that would do. Prints, for each catalogue and bound: recall (the needed tool was
 offered), the schema characters sent against sending every tool, and the time per choice.
 Usage: ``python bench/mcp_tool_choice.py`` (a second or two).
 """
@@ -29,8 +33,8 @@ DATA = ROOT / "bench" / "data"
 TOPICS = ["invoice", "weather", "calendar", "ticket", "inventory", "payroll", "shipment", "contract", "customer"]
 
 
-def catalogue(padding: int) -> list[McpTool]:
-    spec = json.loads((DATA / "mcp_reference_tools.json").read_text(encoding="utf-8"))["tools"]
+def catalogue(padding: int, file: str) -> list[McpTool]:
+    spec = json.loads((DATA / file).read_text(encoding="utf-8"))["tools"]
     for i in range(padding):
         topic = TOPICS[i % len(TOPICS)]
         spec.append({"server": "erp", "name": f"{topic}_op_{i:03d}", "description": f"Operation {i} on {topic} records: look up, "
@@ -47,26 +51,34 @@ def catalogue(padding: int) -> list[McpTool]:
     return tools
 
 
+SETS = (
+    ("dev (shaped the vocabulary)", "mcp_reference_tools.json", "mcp_tool_questions.json"),
+    ("held-out", "mcp_heldout_tools.json", "mcp_heldout_questions.json"),
+)
+
+
 def main() -> int:
-    questions = json.loads((DATA / "mcp_tool_questions.json").read_text(encoding="utf-8"))["questions"]
-    print(f"{'tools':>5} {'bound':>5} {'recall':>8} {'schema chars sent':>22} {'ms/choice':>10}  missed")
-    for padding in (0, 162):
-        tools = catalogue(padding)
-        everything = sum(schema_chars(t) for t in tools)
-        for bound in (4, 8, 16):
-            hits, sent, missed = 0, 0, []
-            started = time.perf_counter()
-            for item in questions:
-                choice = choose_tools(item["q"], tools, max_tools=bound, max_chars=24_000)
-                offered = {t.server_tool for t in choice.offered}
-                sent += sum(schema_chars(t) for t in choice.offered)
-                if offered & set(item["accept"]):
-                    hits += 1
-                else:
-                    missed.append(item["accept"][0])
-            elapsed = (time.perf_counter() - started) / len(questions) * 1e3
-            share = f"{sent / len(questions):,.0f} of {everything:,} ({sent / len(questions) / everything:.0%})"
-            print(f"{len(tools):>5} {bound:>5} {hits:>3}/{len(questions):<4} {share:>22} {elapsed:>10.2f}  {', '.join(missed) or '-'}")
+    print(f"{'set':<28} {'tools':>5} {'bound':>5} {'recall':>8} {'schema chars sent per question':>32} {'ms/choice':>10}  missed")
+    for label, tool_file, question_file in SETS:
+        questions = json.loads((DATA / question_file).read_text(encoding="utf-8"))["questions"]
+        real = len(catalogue(0, tool_file))
+        for padding in (0, 200 - real):
+            tools = catalogue(padding, tool_file)
+            everything = sum(schema_chars(t) for t in tools)
+            for bound in (4, 8, 16):
+                hits, sent, missed = 0, 0, []
+                started = time.perf_counter()
+                for item in questions:
+                    choice = choose_tools(item["q"], tools, max_tools=bound, max_chars=24_000)
+                    sent += sum(schema_chars(t) for t in choice.offered)
+                    if {t.server_tool for t in choice.offered} & set(item["accept"]):
+                        hits += 1
+                    else:
+                        missed.append(item["accept"][0])
+                elapsed = (time.perf_counter() - started) / len(questions) * 1e3
+                share = f"{sent / len(questions):,.0f} of {everything:,} ({sent / len(questions) / everything:.0%})"
+                print(f"{label:<28} {len(tools):>5} {bound:>5} {hits:>3}/{len(questions):<4} {share:>32} {elapsed:>10.2f}  "
+                      f"{', '.join(missed) or '-'}")  # fmt: skip
     return 0
 
 
