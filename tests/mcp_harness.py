@@ -14,7 +14,7 @@ import time
 from pathlib import Path
 
 SERVER = Path(__file__).parent / "mcp_servers" / "notes_server.py"
-START_TIMEOUT_S = 60.0  # two busy cores: the SDK's import alone can take seconds
+START_TIMEOUT_S = 120.0  # two busy cores shared with other work: the SDK import alone can take many seconds
 
 
 def free_port() -> int:
@@ -26,8 +26,8 @@ def free_port() -> int:
 class HttpMcpServer:
     """``notes_server.py --http PORT`` as a subprocess; ``url`` is its MCP endpoint."""
 
-    def __init__(self, *extra: str) -> None:
-        self.port = free_port()
+    def __init__(self, *extra: str, port: int | None = None) -> None:
+        self.port = port or free_port()
         self.url = f"http://127.0.0.1:{self.port}/mcp"
         self.process = subprocess.Popen(
             [sys.executable, str(SERVER), "--http", str(self.port), *extra],

@@ -16,7 +16,7 @@ import pytest
 pytest.importorskip("mcp")
 
 from fake_openai_server import FakeOpenAIServer, Text, ToolCalls
-from mcp_harness import SERVER, config_text, stdio_server_yaml
+from mcp_harness import SERVER, HttpMcpServer, config_text, http_server_yaml, stdio_server_yaml
 
 from router import Router, validate_messages
 from router.cli import main as cli_main
@@ -43,6 +43,30 @@ def test_a_crash_mid_call_is_a_tool_result_and_the_server_restarts() -> None:
         assert message["content"].startswith("Error: tool notes_crash failed") and message["tool_call_id"]
         assert all(validate_messages(call.messages) == [] for call in llm.calls)
         assert router.mcp.connections["notes"].starts == 2
+
+
+def test_an_http_server_that_goes_away_mid_call_is_reconnected_when_it_is_back() -> None:
+    server = HttpMcpServer()
+    try:
+        llm = ScriptedLLM([tool_call_response(("notes_pid", {})), tool_call_response(("notes_slow", {"seconds": 30})), text_response("a")])
+        with Router(parse_config(config_text(http_server_yaml(server.url))), clients={"scripted": llm}) as router:
+            import threading
+
+            def kill_during_slow(event: object) -> None:  # the server dies while the slow call is in flight
+                if getattr(event, "kind", "") == "tool_call" and getattr(event, "name", "") == "notes_slow":
+                    threading.Timer(1.0, server.process.kill).start()
+
+            first = router.ask("pid, then something slow", mode="react", on_event=kill_during_slow)
+            assert first.tool_records[0].ok
+            assert "closed the connection during the call to 'slow'" in (first.tool_records[1].error or "")
+            server.stop()
+            server = HttpMcpServer(port=server.port)
+            router._clients["scripted"] = again = ScriptedLLM([tool_call_response(("notes_pid", {})), text_response("b")])
+            second = router.ask("pid again", mode="react")
+            assert second.tool_records[0].ok and second.tool_records[0].result != first.tool_records[0].result
+            assert all(validate_messages(call.messages) == [] for call in (*llm.calls, *again.calls))
+    finally:
+        server.stop()
 
 
 def test_a_server_that_is_not_installed_is_named_and_the_others_still_serve(tmp_path: Path) -> None:

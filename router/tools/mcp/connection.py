@@ -85,13 +85,20 @@ class McpConnection:
     def _fail(self, why: str) -> McpServerUnavailableError:
         return McpServerUnavailableError(f"MCP server {self.name!r} ({self.where}): {redact(why)}")
 
-    def _stderr_tail(self) -> str:
+    def _stderr_size(self) -> int:
+        try:
+            return os.fstat(self._stderr.fileno()).st_size if self._stderr is not None else 0
+        except (OSError, ValueError):
+            return 0
+
+    def _stderr_tail(self, since: int = 0) -> str:
+        """The last lines the server wrote to stderr (after byte ``since``), for an error message."""
         if self._stderr is None:
             return ""
         try:
             self._stderr.flush()
             size = os.fstat(self._stderr.fileno()).st_size
-            self._stderr.seek(max(0, size - _STDERR_TAIL))
+            self._stderr.seek(max(since, size - _STDERR_TAIL))
             tail = self._stderr.read().strip().splitlines()
         except (OSError, ValueError):
             return ""
@@ -223,7 +230,7 @@ class McpConnection:
             raise
         except BaseException as exc:
             if not ready.done():
-                reason = f"could not start: {type(exc).__name__}: {_first_line(exc)}{self._stderr_tail()}"
+                reason = f"could not start: {type(_innermost(exc)).__name__}: {_first_line(exc)}{self._stderr_tail()}"
                 ready.set_exception(self._fail(reason))
         finally:
             if not ready.done():
@@ -289,17 +296,18 @@ class McpConnection:
     async def call_tool(self, tool: str, arguments: dict[str, Any]) -> str:
         """The tool's result as text; ``McpToolError`` for isError, ``McpError`` for protocol failures."""
         session = await self.session()
-        started = time.perf_counter()
+        started, logged = time.perf_counter(), self._stderr_size()
         try:
             result = await session.call_tool(tool, arguments, read_timeout_seconds=self.settings.timeout_s)
         except asyncio.CancelledError:
             raise
         except Exception as exc:
-            if not self._alive():
-                await self._shutdown()  # the next use starts a fresh server
+            if not self._alive() or _connection_closed(exc):
+                await self._shutdown()  # the next use starts (or reconnects to) a fresh server
                 raise McpError(
                     f"MCP server {self.name!r} closed the connection during the call to {tool!r} (it crashed or "
-                    f"exited after {time.perf_counter() - started:.2f} s); it is restarted on the next use{self._stderr_tail()}"
+                    f"exited after {time.perf_counter() - started:.2f} s); it is restarted on the next use"
+                    f"{self._stderr_tail(logged)}"
                 ) from None
             raise McpError(f"MCP server {self.name!r}, tool {tool!r}: {_first_line(exc)}") from None
         text = result_text(result)
@@ -308,10 +316,21 @@ class McpConnection:
         return text
 
 
+def _connection_closed(exc: BaseException) -> bool:
+    from mcp.types import CONNECTION_CLOSED
+
+    return getattr(exc, "code", None) == CONNECTION_CLOSED
+
+
+def _innermost(exc: BaseException) -> BaseException:
+    while isinstance(exc, BaseExceptionGroup) and exc.exceptions:
+        exc = exc.exceptions[0]
+    return exc
+
+
 def _first_line(exc: BaseException) -> str:
+    exc = _innermost(exc)
     text = str(exc).strip() or type(exc).__name__
-    if isinstance(exc, BaseExceptionGroup) and exc.exceptions:
-        return _first_line(exc.exceptions[0])
     return redact(text.splitlines()[0][:300])
 
 
