@@ -11,13 +11,10 @@ import json
 from collections.abc import Iterator
 
 import pytest
-
-pytest.importorskip("mcp")
-
 from mcp_harness import HttpMcpServer, config_text, http_server_yaml, stdio_server_yaml
 
 from router import Router, validate_messages
-from router.clients.mock import ScriptedLLM, text_response, tool_call_response
+from router.clients.mock import FunctionLLM, ScriptedLLM, text_response, tool_call_response
 from router.config import parse_config
 
 
@@ -39,16 +36,28 @@ def servers_yaml(transport: str, http_server: HttpMcpServer, **kw: object) -> st
     return http_server_yaml(http_server.url, **kw)  # type: ignore[arg-type]
 
 
+class Relay:
+    """The model a shared Router talks to: each test puts its own ScriptedLLM behind it."""
+
+    current: ScriptedLLM | None = None
+
+    def client(self) -> FunctionLLM:
+        return FunctionLLM(lambda messages, tools: self.current.chat(messages, tools=tools), provider="scripted")  # type: ignore[union-attr]
+
+
+RELAY = Relay()
+
+
 @pytest.fixture(scope="module")
 def shared(transport: str, http_server: HttpMcpServer) -> Iterator[Router]:
     """One Router per transport, its server started once for the module's tests."""
-    router = Router(parse_config(config_text(servers_yaml(transport, http_server, timeout_s=60))))
+    router = Router(parse_config(config_text(servers_yaml(transport, http_server, timeout_s=60))), clients={"scripted": RELAY.client()})
     yield router
     router.close()
 
 
 def ask(router: Router, llm: ScriptedLLM, question: str) -> object:
-    router._clients["scripted"] = llm  # the scripted model for this question (injected, as Router(clients=) does)
+    RELAY.current = llm
     return router.ask(question, mode="react")
 
 
@@ -137,7 +146,7 @@ def test_results_obey_max_result_chars(transport: str, http_server: HttpMcpServe
 
 def test_list_changed_refreshes_the_tools(transport: str, http_server: HttpMcpServer) -> None:
     name = f"grown_{transport}"
-    with Router(parse_config(config_text(servers_yaml(transport, http_server)))) as router:
+    with Router(parse_config(config_text(servers_yaml(transport, http_server))), clients={"scripted": RELAY.client()}) as router:
         first = ScriptedLLM([tool_call_response(("notes_add_tool", {"name": name})), text_response("added")])
         ask(router, first, "grow a tool")
         assert f"notes_{name}" not in offered(first)

@@ -10,9 +10,6 @@ import sys
 from pathlib import Path
 
 import pytest
-
-pytest.importorskip("mcp")
-
 from fake_openai_server import FakeOpenAIServer, Text, ToolCalls
 
 from router.cli import main as cli_main

@@ -12,15 +12,12 @@ import sys
 from pathlib import Path
 
 import pytest
-
-pytest.importorskip("mcp")
-
 from fake_openai_server import FakeOpenAIServer, Text, ToolCalls
 from mcp_harness import SERVER, HttpMcpServer, config_text, http_server_yaml, stdio_server_yaml
 
 from router import Router, validate_messages
 from router.cli import main as cli_main
-from router.clients.mock import ScriptedLLM, text_response, tool_call_response
+from router.clients.mock import FunctionLLM, ScriptedLLM, text_response, tool_call_response
 from router.config import parse_config
 
 
@@ -49,7 +46,16 @@ def test_an_http_server_that_goes_away_mid_call_is_reconnected_when_it_is_back()
     server = HttpMcpServer()
     try:
         llm = ScriptedLLM([tool_call_response(("notes_pid", {})), tool_call_response(("notes_slow", {"seconds": 30})), text_response("a")])
-        with Router(parse_config(config_text(http_server_yaml(server.url))), clients={"scripted": llm}) as router:
+        again = ScriptedLLM([tool_call_response(("notes_pid", {})), text_response("b")])
+        script = iter([llm, again])  # one ScriptedLLM per question, behind one client
+        current: list[ScriptedLLM] = []
+
+        def reply(messages: list[dict[str, object]], tools: list[dict[str, object]] | None) -> object:
+            if len(messages) <= 2:  # a new question (system + user)
+                current[:] = [next(script)]
+            return current[0].chat(messages, tools=tools)
+
+        with Router(parse_config(config_text(http_server_yaml(server.url))), clients={"scripted": FunctionLLM(reply)}) as router:
             import threading
 
             def kill_during_slow(event: object) -> None:  # the server dies while the slow call is in flight
@@ -61,7 +67,6 @@ def test_an_http_server_that_goes_away_mid_call_is_reconnected_when_it_is_back()
             assert "closed the connection during the call to 'slow'" in (first.tool_records[1].error or "")
             server.stop()
             server = HttpMcpServer(port=server.port)
-            router._clients["scripted"] = again = ScriptedLLM([tool_call_response(("notes_pid", {})), text_response("b")])
             second = router.ask("pid again", mode="react")
             assert second.tool_records[0].ok and second.tool_records[0].result != first.tool_records[0].result
             assert all(validate_messages(call.messages) == [] for call in (*llm.calls, *again.calls))

@@ -10,11 +10,10 @@ Nothing here starts a process: a server starts on first use (``router.tools.mcp`
 from __future__ import annotations
 
 import re
-from urllib.parse import urlparse
 
 from pydantic import Field, field_validator, model_validator
 
-from router.config.schema import _Strict
+from router.config.schema import ProviderConfig, _Strict
 from router.redaction import has_url_credentials, looks_like_secret
 
 _SERVER_NAME = re.compile(r"^[A-Za-z0-9_-]{1,32}$")
@@ -84,13 +83,7 @@ class McpServerSettings(_Strict):
             return value
         if has_url_credentials(value):
             raise ValueError("the URL contains credentials; send them as a header with headers_env (value not shown)")
-        try:
-            parsed = urlparse(value)
-            parsed.port  # noqa: B018 - raises ValueError on a malformed port
-        except ValueError:
-            parsed = None
-        if parsed is None or parsed.scheme not in ("http", "https") or not parsed.netloc:
-            raise ValueError(f"malformed URL {value[:80]!r} (expected http:// or https:// with a host)")
+        ProviderConfig._check_url(value)  # the one check of a URL's shape (its trailing-slash trim is not kept)
         return value
 
     @model_validator(mode="after")
