@@ -13,7 +13,8 @@ import re
 
 from pydantic import Field, field_validator, model_validator
 
-from router.config.schema import ProviderConfig, _Strict
+from router.config.fields import check_base_url
+from router.config.schema import _Strict
 from router.redaction import has_url_credentials, looks_like_secret
 
 _SERVER_NAME = re.compile(r"^[A-Za-z0-9_-]{1,32}$")
@@ -83,7 +84,7 @@ class McpServerSettings(_Strict):
             return value
         if has_url_credentials(value):
             raise ValueError("the URL contains credentials; send them as a header with headers_env (value not shown)")
-        ProviderConfig._check_url(value)  # the one check of a URL's shape (its trailing-slash trim is not kept)
+        check_base_url(value)  # the one check of a URL's shape (its trailing-slash trim is not kept)
         return value
 
     @model_validator(mode="after")
