@@ -284,6 +284,8 @@ class ToolResultEvent:
     duration_s: float = 0.0
     step: int = 0
     background: bool = False
+    server: str = ""
+    """The MCP server that ran it ("" for built-in and ``@tool`` tools)."""
     kind: Literal["tool_result"] = "tool_result"
 
 

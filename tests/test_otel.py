@@ -178,3 +178,21 @@ def test_router_serve_sends_spans_for_each_request(receiver: OTLPReceiver, fake_
     raw = receiver.raw()
     assert b"zebra-marker" not in raw and UPSTREAM_SECRET.encode() not in raw
     assert json.dumps(reply.json()["choices"][0]["message"]["content"]) == '"served"'
+
+
+def test_an_mcp_tool_run_names_its_server(traced_env: OTLPReceiver) -> None:
+    pytest.importorskip("mcp", reason="the mcp extra is not installed")
+    from mcp_harness import config_text, stdio_server_yaml
+
+    from router.clients.mock import ScriptedLLM, text_response, tool_call_response
+    from router.config import parse_config
+
+    llm = ScriptedLLM([tool_call_response(("notes_count_words", {"text": "one two three"})), text_response("3 words")])
+    router = Router(parse_config(config_text(stdio_server_yaml(timeout_s=60))), clients={"scripted": llm})
+    answer = router.ask("How many words are in 'one two three'?", mode="react")
+    router.close()
+    assert answer.tool_records[0].server == "notes"
+    (span,) = traced_env.wait_for("execute_tool notes_count_words")
+    assert span.attributes["mcp.server.name"] == "notes"
+    assert span.attributes["gen_ai.tool.type"] == "extension"
+    assert b"one two three" not in traced_env.raw()

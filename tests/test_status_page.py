@@ -170,3 +170,20 @@ providers:
     assert rows["main"]["breaker"] == "closed" and rows["main"]["latency_ms"] is not None
     assert data["decisions"][0]["deployment"] == "main"
     assert UPSTREAM_SECRET not in json.dumps(data)
+
+
+def test_a_decision_names_the_tools_that_ran_and_their_mcp_server() -> None:
+    from router.server.status.decisions import DecisionLog, decision_of
+    from router.types import Answer, ToolRecord
+
+    answer = Answer(text="ok", mode="react", provider="p", model="m", tool_records=(
+        ToolRecord(tool="calculator", arguments={"expression": "1+1"}, result="2"),
+        ToolRecord(tool="notes_get_note", arguments={"title": "secret title"}, result="body",
+                   server="notes", server_tool="get_note")))
+    log = DecisionLog(2)
+    for _ in range(3):
+        log.add(decision_of(answer, dialect="openai_chat", status=200))
+    assert len(log) == 2  # bounded
+    row = log.recent()[0].to_dict()
+    assert row["tools"] == ("calculator", "notes:get_note")
+    assert "secret title" not in json.dumps(row) and "body" not in json.dumps(row)

@@ -123,7 +123,8 @@ class ToolRunner:
                 self._last[repeat_key(call)] = (content, record.result, record.error)
             self.records.append(record)
             contents.append(content)
-            self.emit(ToolResultEvent(call.name, call.call_id, content, record.error, record.duration_s, step=step))
+            self.emit(ToolResultEvent(call.name, call.call_id, content, record.error, record.duration_s, step=step,
+                                      server=record.server))
         return contents
 
     def _record(self, call: PreparedCall, step: int, result: str, error: str | None, duration_s: float = 0.0) -> ToolRecord:

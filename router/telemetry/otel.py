@@ -165,6 +165,9 @@ class Telemetry:
                                       "router.tool.step": event.step}
         if event.background:
             attributes["router.tool.background"] = True
+        if event.server:  # an MCP server's tool: which server, as OpenTelemetry's MCP conventions name it
+            attributes["gen_ai.tool.type"] = "extension"
+            attributes["mcp.server.name"] = event.server
         if self.capture_content:
             attributes["gen_ai.tool.call.result"] = _content(event.result)
         span = self.tracer.start_span(f"execute_tool {event.name}", kind=SpanKind.INTERNAL, attributes=attributes,

@@ -35,6 +35,8 @@ class Decision:
     status: int
     outcome: str
     fallbacks: int
+    tools: tuple[str, ...] = ()
+    """The tools that ran, MCP ones as ``server:tool`` (names only, never arguments or results)."""
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -88,7 +90,9 @@ def decision_of(answer: Answer | None, *, dialect: str, status: int, outcome: st
     return Decision(at=time.time(), dialect=dialect, mode=answer.mode, task=_task(answer), tier=tier,
                     provider=answer.provider, model=answer.model, deployment=str(getattr(answer, "deployment", "") or ""),
                     route_reason=answer.route_reason, latency_ms=round(answer.latency_s * 1000, 1),
-                    cost_usd=answer.cost, status=status, outcome=outcome, fallbacks=fallbacks)
+                    cost_usd=answer.cost, status=status, outcome=outcome, fallbacks=fallbacks,
+                    tools=tuple(f"{r.server}:{r.server_tool or r.tool}" if getattr(r, "server", "") else r.tool
+                                for r in answer.tool_records[:16]))
 
 
 __all__ = ["MAX_DECISIONS", "Decision", "DecisionLog", "decision_of"]
