@@ -1,9 +1,14 @@
 """Accuracy, confusion matrix and speed of the local mode classifier.
 
     python bench/eval_modes.py                       # shared dev set + the held-out sets in tests/data
+                                                     # (natural_holdout.jsonl: 104 natural questions, en + zh,
+                                                     # written before issue 17's change; the classifier before
+                                                     # it scored 76/104 there. The understanding was written
+                                                     # with that set in view, so its figure there is not a
+                                                     # held-out one: tests/ phrasings written after it are.)
     python bench/eval_modes.py --data other.jsonl    # any JSONL of {"question": ..., "mode": ...}
 
-Targets (issue 5): >= 90% accuracy, <= 1 ms median per question, zero model calls.
+Targets (issues 5 and 17): >= 90% accuracy (>= 95% per language on natural_holdout), <= 1 ms median per question, zero model calls.
 Zero calls is checked twice: timing runs with no llm at all, and a second pass hands
 ``select_mode`` a model that raises if it is ever called. Speed is also shown as a
 ratio to a baseline measured in the same run (one precompiled regex search per
@@ -23,9 +28,11 @@ from pathlib import Path
 from typing import Any
 
 REPO = Path(__file__).resolve().parent.parent
+_SHARED = next((p for p in (REPO.parent / "shared", Path("/work/shared")) if p.is_dir()), REPO.parent / "shared")
 DEFAULT_SETS = (
-    REPO.parent / "shared" / "datasets" / "modes_dev.jsonl",
+    _SHARED / "datasets" / "modes_dev.jsonl",
     *sorted((REPO / "tests" / "data").glob("modes_holdout*.jsonl")),
+    REPO / "tests" / "data" / "natural_holdout.jsonl",
 )
 ACCURACY_TARGET = 0.90
 MEDIAN_TARGET_MS = 1.0
@@ -86,6 +93,9 @@ def evaluate(path: Path, repeat: int) -> bool:
 
     print(f"== {path}  ({len(rows)} questions)")
     print(f"accuracy: {correct}/{len(rows)} = {accuracy:.1%}  (target >= {ACCURACY_TARGET:.0%})")
+    for language in sorted({row.get("lang", "") for row in rows} - {""}):
+        picked = [(p, r) for p, r in zip(predicted, rows, strict=True) if r.get("lang") == language]
+        print(f"  {language}: {sum(p == r['mode'] for p, r in picked)}/{len(picked)}")
     print("confusion (rows = expected, columns = predicted):")
     width = max(len(m) for m in MODES) + 2
     print(" " * width + "".join(m.rjust(width) for m in MODES))

@@ -25,6 +25,8 @@ _EXPORTS: dict[str, str] = {
     "Route": "routing.names",
     "route_model": "routing.names",
     "difficulty": "routing.difficulty",
+    "understand": "understanding",
+    "Understanding": "understanding",
     "auto_select": "modes.select",
     "select_mode": "modes.select",
     "ModeChoice": "modes.select",
@@ -172,3 +174,4 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs only
         ToolResultEvent,
         Usage,
     )
+    from router.understanding import Understanding, understand

@@ -116,7 +116,7 @@ def test_choice_is_deterministic_with_a_confidence_and_a_reason() -> None:
 
 
 def test_a_question_with_no_cue_defaults_to_cot_with_low_confidence() -> None:
-    choice = classify("hello there")
+    choice = classify("zorbly fnarg")
     assert choice.mode == "cot"
     assert choice.confidence < 0.55
     assert "no distinctive cue" in choice.reason
@@ -203,10 +203,10 @@ def test_hybrid_asks_only_when_unsure() -> None:
     assert select_mode("今天上海天气怎么样？", llm=sure, config=hybrid).source == "local"
     assert not sure.calls
     unsure = ScriptedLLM([text_response("tot")])
-    choice = select_mode("hello there", llm=unsure, config=hybrid)
+    choice = select_mode("zorbly fnarg", llm=unsure, config=hybrid)
     assert (choice.mode, choice.source) == ("tot", "llm")
     assert "local confidence" in choice.reason
-    assert 0.0 <= choice.confidence < classify("hello there").confidence  # local thinks little of tot here
+    assert 0.0 <= choice.confidence < classify("zorbly fnarg").confidence  # local thinks little of tot here
     assert len(unsure.calls) == 1
 
 
@@ -218,5 +218,62 @@ def test_local_selector_never_calls_the_llm() -> None:
 
 def test_without_a_config_an_llm_is_consulted_like_hybrid() -> None:
     llm = ScriptedLLM([text_response("few_shot")])
-    assert auto_select("hello there", llm=llm) == "few_shot"
+    assert auto_select("zorbly fnarg", llm=llm) == "few_shot"
     assert auto_select("今天上海天气怎么样？", llm=ScriptedLLM([])) == "react"
+
+
+# --- the mode follows the understanding: natural phrasing with traps -------------------------
+
+NATURAL = Path(__file__).resolve().parent / "data" / "natural_holdout.jsonl"
+
+
+@pytest.mark.parametrize("language", ["en", "zh"])
+def test_natural_questions_from_many_kinds_of_users(language: str) -> None:
+    rows = [r for r in _rows(NATURAL) if r["lang"] == language]
+    assert len(rows) >= 40
+    misses = [f"{r['question']!r}: expected {r['mode']}, got {m.mode} ({m.reason})"
+              for r in rows if (m := classify(r["question"])).mode != r["mode"]]
+    assert 1 - len(misses) / len(rows) >= 0.95, "\n".join(misses)
+
+
+@pytest.mark.parametrize(
+    ("question", "mode"),
+    [
+        # symbols inside proofs: reasoning, not the calculator
+        ("Show that 3^n - 1 is even for all positive integers n", "cot"),
+        ("证明 1/2 + 1/4 + 1/8 + … 永远小于 1", "cot"),
+        ("Is 0.999... equal to 1? Give a rigorous argument.", "cot"),
+        # time words inside a text to translate or rewrite: not a schedule, not live data
+        ("How would you say 'happy new year, see you tonight' in Korean?", "cot"),
+        ("帮我把这条通知改得客气一点：明天下午两点前必须交表", "cot"),
+        ("Make this sound more professional: call me tomorrow at 9, it's urgent", "cot"),
+        # numbers that are not arithmetic
+        ("I'm 35 and have 2 kids, is it too late to switch careers into nursing?", "cot"),
+        ("我女儿今年6岁，每天看2小时平板，会影响视力吗？", "cot"),
+        ("Who won the 2010 World Cup final and how?", "react"),
+        # exact figures: the calculator
+        ("If I borrow 15000 at 8% APR for 5 years, what's my monthly payment?", "react"),
+        ("按年利率3%复利计算，5万元存20年变成多少？", "react"),
+        ("What's 7.25% sales tax on $1,280?", "react"),
+        # live data and tools
+        ("Do I need an umbrella in London this afternoon?", "react"),
+        ("帮我查一下今天北京到上海的航班", "react"),
+        # schedule entries and extraction
+        ("Piano recital for Emma, Saturday 3pm at the community hall", "few_shot"),
+        ("周四晚上八点跟小李打羽毛球", "few_shot"),
+        ("From this message, pull out the sender, the date and the amount: 'Paid $40 to Tom on 3 May'", "few_shot"),
+        # plans to weigh
+        ("Postgres or MongoDB for a small analytics app? Compare and pick one.", "tot"),
+        ("毕业后去大厂还是去创业公司？帮我分析利弊", "tot"),
+    ],
+)
+def test_mode_choice_on_new_phrasing(question: str, mode: str) -> None:
+    choice = classify(question)
+    assert choice.mode == mode, choice.reason
+
+
+def test_the_mode_reason_names_the_task_type() -> None:
+    choice = classify("What's the monthly payment on a 200000 loan at 5% over 20 years?")
+    assert choice.mode == "react" and choice.task == "maths"
+    assert choice.reason.startswith("maths (exact_figure)") and "calculator" in choice.reason
+    assert classify("把这句话翻译成法语：周一早上十点见").reason.startswith("translation")

@@ -1,26 +1,22 @@
 """Choosing how to answer (cot / few_shot / react / tot) without asking a model.
 
 The seeds ask the LLM to pick a mode on every question: one extra round trip and
-tokens before the real work starts. Here the default is a local, deterministic
-scorer built from *families* of linguistic cues, not from example sentences, so
-it carries over to questions it has never seen:
+tokens before the real work starts. Here the mode follows from what the question *is*,
+read once by ``router.understanding`` (the same reading the router's difficulty uses, so
+the two can never disagree about a question):
 
-* react    needs the outside world or a calculator: live-data nouns (weather,
-           rates, prices, news, clock) + temporal deictics (now, today, 最新),
-           lookup verbs, and bare arithmetic ("2^32", "17.5% of 880").
-* cot      needs reasoning: prove / derive / solve / step by step / why, maths
-           vocabulary, and word problems (several numbers inside a narrative
-           question with no ready-made expression to hand to a calculator).
-* few_shot fixed-template extraction: extraction verbs and field names, or a
-           schedule-like *statement* (time expression + person or activity,
-           no question form).
-* tot      open choice between plans: compare / which / 还是 / best / options /
-           brainstorm / trade-offs vocabulary.
+* react    the answer lives outside the model: live data (weather, rates, prices, news,
+           the clock) or an exact figure a calculator should produce (an expression, a
+           percentage of an amount, a unit conversion, compound interest, a loan payment).
+* few_shot fill a fixed template: a schedule entry or a structured extraction.
+* tot      plans to weigh: choice, comparison, options, "which is best".
+* cot      everything else: proofs, word problems, code, puzzles, explanations, writing,
+           translation and rewriting, conversation.
 
-Each family adds its weight to its mode once; a softmax over the four scores is
-the confidence. Only when the confidence is low (``selector: hybrid``) or the
-config says so (``selector: llm``) is a model consulted, and its reply can never
-make things worse than the local choice.
+Because the kind of work comes first, a proof is never arithmetic, a text to translate or
+rewrite is never a schedule entry, and a number in a chat is not a sum. Only when the
+confidence is low (``selector: hybrid``) or the config says so (``selector: llm``) is a model
+consulted, and its reply can never make things worse than the local choice.
 """
 
 from __future__ import annotations
@@ -30,32 +26,21 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from router.modes.cues import (
-    ACTIVITY,
-    CUES,
-    EXPRESSION,
-    LIVE_FAMILIES,
-    MATH_FUNCTION,
-    NARRATIVE,
-    NUMBER,
-    PERCENT_OF,
-    PERSON,
-    QUANTITY_QUESTION,
-    QUESTION_FORM,
-    TIME_EXPRESSION,
-    VARIABLE,
-)
-
 if TYPE_CHECKING:
     from router.clients.base import LLMClient
     from router.config import RouterConfig
+    from router.understanding import Understanding
 
 MODES: tuple[str, ...] = ("cot", "few_shot", "react", "tot")
-_PRIOR: dict[str, float] = {"cot": 0.5, "few_shot": 0.0, "react": 0.0, "tot": 0.0}
-"""With no cue at all a question is answered by plain reasoning, as in the seeds."""
-_TEMPERATURE = 1.0
+_TASK_MODE: dict[str, str] = {
+    "live_data": "react",
+    "schedule": "few_shot",
+    "extraction": "few_shot",
+}
+"""Every other task is answered by reasoning (cot) unless its constraints say otherwise."""
+_NEVER_TOT = frozenset({"translation", "writing", "roleplay", "extraction", "schedule", "live_data"})
+_OPTIONS_SCORE = 3.0
 _DEFAULT_THRESHOLD = 0.55
-_MAX_CHARS = 1200
 
 
 @dataclass(frozen=True)
@@ -67,105 +52,65 @@ class ModeChoice:
     reason: str
     source: str  # "local", "llm" or "llm-fallback"
     scores: tuple[tuple[str, float], ...] = ()
+    task: str = ""
+    """The task type the understanding read (empty for a model's choice without one)."""
 
 
+def mode_for(u: Understanding) -> str:
+    """The mode for one understanding: the rule the docstring of this module states."""
+    if "exact_figure" in u.constraints and u.task == "maths":
+        return "react"
+    if u.task in _TASK_MODE:
+        return _TASK_MODE[u.task]
+    if "options" in u.constraints and u.task not in _NEVER_TOT:
+        return "tot"
+    return "cot"
 
 
-@dataclass(frozen=True)
-class _Evidence:
-    mode: str
-    name: str
-    weight: float
-    text: str
-
-
-def _cue_evidence(question: str) -> list[_Evidence]:
-    found = []
-    has_number = NUMBER.search(question) is not None
-    for cue in CUES:
-        if cue.name == "calculate verb" and not has_number:
-            continue  # "what is the capital of France" asks for a fact, not a sum
-        match = cue.pattern.search(question)
-        if match:
-            found.append(_Evidence(cue.mode, cue.name, cue.weight, match.group(0).strip()))
-    return found
-
-
-def _structural_evidence(question: str, cues: list[_Evidence]) -> list[_Evidence]:
-    """Features that look at the shape of the question rather than at single words."""
-    found: list[_Evidence] = []
-    names = {e.name for e in cues}
-    algebra = VARIABLE.search(question) is not None and (
-        "solve/equation" in names or "=" in question or re.search(r"[xyz]\s*\^|\d[xyz]\b", question, re.I)
-    )
-    expression = EXPRESSION.search(question) or PERCENT_OF.search(question) or MATH_FUNCTION.search(question)
-    numbers = NUMBER.findall(question)
-    question_form = QUESTION_FORM.search(question) is not None
-    if expression and not algebra:
-        # A ready-made expression goes to the calculator, even inside a sentence.
-        found.append(_Evidence("react", "arithmetic expression", 3.6, expression.group(0).strip()))
-    elif algebra:
-        found.append(_Evidence("cot", "algebra with variables", 2.2, VARIABLE.search(question).group(0)))  # type: ignore[union-attr]
-    if not expression and len(numbers) >= 2 and (question_form or QUANTITY_QUESTION.search(question)):
-        # Word problems ask for a quantity; numbers in a question that asks for something else
-        # ("lose 5 kg in 3 months: which plan?") are only weak evidence of maths.
-        quantity = QUANTITY_QUESTION.search(question)
-        weight = 2.6 if quantity else 1.2
-        if NARRATIVE.search(question):
-            weight += 0.6
-        live = names & LIVE_FAMILIES
-        if not live:
-            found.append(_Evidence("cot", "word problem", weight, f"{len(numbers)} numbers"
-                                   + (f" + '{quantity.group(0)}'" if quantity else "")))
-    when = TIME_EXPRESSION.search(question)
-    if when and not question_form and not (names & LIVE_FAMILIES):
-        # A dated statement is a note to file away; a person or an activity makes it a schedule entry.
-        person = PERSON.search(question)
-        activity = ACTIVITY.search(question)
-        weight = 1.6 + (1.4 if person or activity else 0.0) + (1.0 if person and activity else 0.0)
-        parts = [f"time '{when.group(0).strip()}'"]
-        parts += [f"person '{person.group(0).strip()}'"] if person else []
-        parts += [f"activity '{activity.group(0).strip()}'"] if activity else []
-        found.append(_Evidence("few_shot", "schedule statement", weight, ", ".join(parts)))
-    return found
+def _mode_scores(u: Understanding, mode: str) -> dict[str, float]:
+    """Per mode, the strongest task evidence behind it; the chosen mode keeps at least its task's score."""
+    task_scores = dict(u.scores)
+    scores = dict.fromkeys(MODES, 0.0)
+    for task, score in task_scores.items():
+        m = _TASK_MODE.get(task, "cot")
+        scores[m] = max(scores[m], score)
+    if "exact_figure" in u.constraints:
+        scores["react"] = max(scores["react"], task_scores.get("maths", 0.0))
+        scores["cot"] = min(scores["cot"], max(v for t, v in task_scores.items() if t != "maths" and _TASK_MODE.get(t, "cot") == "cot"))
+    if "options" in u.constraints:
+        scores["tot"] = max(_OPTIONS_SCORE, task_scores.get(u.task, 0.0))
+    scores[mode] = max(scores[mode], task_scores.get(u.task, 0.0))
+    return scores
 
 
 def _softmax(scores: dict[str, float]) -> dict[str, float]:
     top = max(scores.values())
-    exps = {m: math.exp((s - top) / _TEMPERATURE) for m, s in scores.items()}
+    exps = {m: math.exp(s - top) for m, s in scores.items()}
     total = sum(exps.values())
     return {m: v / total for m, v in exps.items()}
 
 
 def classify(question: str) -> ModeChoice:
-    """The local choice: deterministic, no model, a few dozen regex searches."""
-    text = question.strip()
-    if len(text) > _MAX_CHARS:
-        # A pasted document: its opening and the request at its end decide; keeps the cost bounded.
-        text = text[: _MAX_CHARS // 2] + "\n" + text[-_MAX_CHARS // 2 :]
-    cues = _cue_evidence(text)
-    evidence = cues + _structural_evidence(text, cues)
-    scores = dict(_PRIOR)
-    for item in evidence:
-        scores[item.mode] += item.weight
-    # Live data questions phrased with "today/now" are the strongest react signal there is.
-    names = {e.name for e in evidence}
-    if names & LIVE_FAMILIES and "temporal deictic" in names:
-        scores["react"] += 0.8
+    """The local choice: deterministic, no model; reads the question's understanding."""
+    from router.understanding import understand
+
+    u = understand(question)
+    mode = mode_for(u)
+    scores = _mode_scores(u, mode)
     probabilities = _softmax(scores)
-    mode = max(MODES, key=lambda m: (scores[m], -MODES.index(m)))
-    supporting = [e for e in evidence if e.mode == mode]
-    if supporting:
-        supporting.sort(key=lambda e: -e.weight)
-        reason = ", ".join(f"{e.name} ('{e.text}')" for e in supporting[:3])
-    else:
-        reason = "no distinctive cue; plain reasoning"
+    cues = "; ".join(u.evidence) if u.evidence else "no distinctive cue"
+    reason = f"{u.summary}: {cues}"
+    if mode == "react" and u.task == "maths":
+        reason += " -> calculator"
+    elif mode == "tot":
+        reason += " -> options to weigh"
     return ModeChoice(
         mode=mode,
         confidence=round(probabilities[mode], 4),
         reason=reason,
         source="local",
         scores=tuple((m, round(scores[m], 3)) for m in MODES),
+        task=u.task,
     )
 
 
@@ -233,11 +178,13 @@ def select_mode(question: str, llm: LLMClient | None = None, config: RouterConfi
     why = "selector: llm" if selector == "llm" else f"local confidence {local.confidence:.2f} < {threshold:.2f}"
     # The model gives no probability; confidence stays what the local scorer thinks of the returned mode.
     confidence = round(_softmax(dict(local.scores))[mode], 4)
-    return ModeChoice(mode, confidence, f"model chose {mode} ({why})", "llm", local.scores)
+    return ModeChoice(mode, confidence, f"model chose {mode} ({why})", "llm", local.scores, local.task)
 
 
 def _fallback(local: ModeChoice, why: str) -> ModeChoice:
-    return ModeChoice(local.mode, local.confidence, f"{why}; local: {local.reason}", "llm-fallback", local.scores)
+    return ModeChoice(
+        local.mode, local.confidence, f"{why}; local: {local.reason}", "llm-fallback", local.scores, local.task
+    )
 
 
 def auto_select(question: str, llm: LLMClient | None = None, config: RouterConfig | None = None) -> str:
@@ -245,4 +192,4 @@ def auto_select(question: str, llm: LLMClient | None = None, config: RouterConfi
     return select_mode(question, llm, config).mode
 
 
-__all__ = ["MODES", "ModeChoice", "auto_select", "classify", "parse_mode_reply", "select_mode"]
+__all__ = ["MODES", "ModeChoice", "auto_select", "classify", "mode_for", "parse_mode_reply", "select_mode"]

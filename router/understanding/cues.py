@@ -1,0 +1,453 @@
+"""The vocabulary the understanding reads: cue families per kind of work, in English and Chinese.
+
+Each family is a *kind* of evidence (translation verbs, proof verbs, live-data nouns, genre
+nouns ...) written as general vocabulary, never as example sentences. A family has English
+words and phrases (looked up word by word in one pass over the lowered text: a dict look-up
+per word, which is what keeps a question under a millisecond), Chinese terms (substring
+tests, only when the text has Chinese in it) and, for the few cues that need structure, a
+regular expression over the lowered text. Everything is built on first use (``compiled()``):
+``import router`` pays for none of it.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+_LANGS = (
+    "english chinese mandarin cantonese french german spanish italian japanese korean russian portuguese arabic "
+    "hindi dutch swedish polish turkish vietnamese thai latin greek"
+)
+_ZH_LANGS = "英文|英语|中文|汉语|普通话|粤语|法语|法文|德语|德文|日语|日文|韩语|韩文|俄语|西班牙语|意大利语|葡萄牙语|阿拉伯语|文言文|白话文"
+_LANG_RE = _LANGS.replace(" ", "|")
+
+# (task, family name, weight, English words and phrases "|"-separated, Chinese terms "|"-separated,
+#  regex over the lowered text or "").
+FAMILIES: tuple[tuple[str, str, float, str, str, str], ...] = (
+    # --- translation or rewriting: the text to work on is given --------------------------------
+    ("translation", "translate verb", 4.5,
+     "translate|translated|translating|translation of|translation into",
+     "翻译|翻成|译成|译为|翻一下", ""),
+    ("translation", "say it in a language", 3.5, "", "用英文怎么说|用中文怎么说|怎么说|怎么翻|地道|成英文|成中文|为英文|为中文",
+     rf"how (?:do|would|can) (?:you|i|we) say .{{1,80}} in (?:{_LANG_RE})|what does .{{1,60}} mean in (?:{_LANG_RE})|"
+     rf"(?:into|to) (?:{_LANG_RE})[.:?!]?$|(?:{_ZH_LANGS})(?:里|中)?.{{0,20}}是什么意思"),
+    ("translation", "rewrite verb", 3.8,
+     "rewrite|re-write|rephrase|paraphrase|reword|proofread|polish this|polish my|friendlier|politer|"
+     "more polite|less blunt|more formal|less formal|more professional|more casual|sound more|sound less|"
+     "formal tone|polite tone|professional tone|casual tone|friendly tone",
+     "改写|重写|改成|润色|改得|改一下|修改一下这|换个说法|换种说法|委婉|更礼貌|更正式|正式一点|口语化|书面语|换个语气|改语气", ""),
+    # --- coding --------------------------------------------------------------------------------
+    ("coding", "programming vocabulary", 3.2,
+     "python|javascript|typescript|java|golang|rust|c++|c#|kotlin|swift|php|ruby|scala|haskell|bash|shell script|"
+     "sql|mysql|postgres|postgresql|sqlite|regex|regular expression|html|css|react|vue|angular|django|flask|node|"
+     "node.js|npm|pip|docker|kubernetes|k8s|git|github|api|endpoint|json schema|compile|compiler|runtime|debug|"
+     "debugging|bug|stack trace|traceback|exception|segfault|null pointer|recursion|algorithm|data structure|"
+     "linked list|binary tree|hashmap|hash map|lru|unit test|refactor|deploy|frontend|backend|code|coding|"
+     "programming|framework|re-render|re-renders|rerender|component|thread-safe|concurrency|concurrent|async|"
+     "mutex|write a function|a function that|a class that|a script|leetcode|repo|pull request|commit",
+     "代码|编程|程序|脚本|接口|报错|编译|调试|算法|数据结构|链表|二叉树|数组|哈希|递归|并发|线程|前端|后端|数据库|正则|"
+     "爬虫|单元测试|重构|部署|类型错误|内存泄漏|缓存", ""),
+    ("coding", "code marks", 3.0, "", "",
+     r"```|`[^`\n]{2,60}`|def \w+\(|print\(|console\.log|=>|\w\(\)|import \w+|#include|select .{1,80} from |"
+     r"</?[a-z]+>|[a-z]error\b|[a-z]exception\b|\{\s*$|;\s*$|[a-z_]\.[a-z_]+\(|\s--[a-z]"),
+    # --- maths -----------------------------------------------------------------------------------
+    ("maths", "proof verb", 3.2,
+     "prove|proof|show that|demonstrate that|derive|derivation|theorem|lemma|corollary|by induction|"
+     "justify your|rational|irrational",
+     "证明|求证|推导|数学归纳|无理数|有理数", ""),
+    ("maths", "solve/equation", 2.4,
+     "solve|solving|equation|equations|inequality|simplify|factorise|factorize|find x|find y|find the value|"
+     "find the minimum|find the maximum|minimum value|maximum value|integral|integrate|differentiate|derivative|"
+     "limit of|matrix|eigenvalue|eigenvalues|polynomial|logarithm|modulo|divisible|prime|primes|integer|integers",
+     "方程|求解|解方程|解出|不等式|化简|因式分解|求x|求y|求n|求值|的值|极限|导数|积分|矩阵|多项式|整除|质数|素数|整数|"
+     "最小值|最大值|函数", ""),
+    ("maths", "formula marks", 2.4, "", "∫|∑|∏|√|∞|≤|≥|≠|²|³|π",
+     r"\b(?:sqrt|log|ln|sin|cos|tan|lim|exp)\s*\(|[∫∑∏√∞≤≥≠²³π]|\^\s*\d|\b[a-z]\s*\^|\b\d*[a-z]\s*[+\-]\s*\d*[a-z]?\s*=|"
+     r"\bf\s*\(\s*[a-z]\s*\)"),
+    ("maths", "maths vocabulary", 1.4,
+     "probability|odds|area|perimeter|volume|triangle|circle|square root|fraction|ratio|average|mean|sequence|"
+     "series|angle|geometry|algebra|calculus|arithmetic|sum of|product of|twice|times as|percent|percentage|"
+     "math|maths|mathematics",
+     "概率|几率|面积|周长|体积|三角形|分数|比例|平均|数列|等差|等比|角度|速度|路程|利息|百分之|相遇|追上|浓度|鸡兔|"
+     "半径|直径|圆周|数学|几何|代数|内角和", ""),
+    ("maths", "exact finance", 1.4,
+     "compound interest|compounded|compounded monthly|compounded annually|monthly payment|monthly installment|"
+     "monthly repayment|mortgage|amortization|amortisation|loan payment|loan repayment|apr|annual percentage|"
+     "future value|present value|npv|irr|annuity|interest rate|simple interest|interest",
+     "复利|利滚利|等额本息|等额本金|月供|房贷|车贷|贷款|年化|利率|本息|现值|终值|每月还|每个月还", ""),
+    # --- multi-step reasoning --------------------------------------------------------------------
+    ("reasoning", "logic puzzle", 3.0,
+     "puzzle|riddle|brain teaser|brainteaser|logic|logical|lying|liar|liars|tells the truth|tell the truth|"
+     "truth-teller|paradox|syllogism|definitely|necessarily true|must be true|deduce|infer|trick question|"
+     "who is right|who is in the",
+     "谜题|脑筋急转弯|逻辑|说谎|说真话|真话|假话|推断|悖论|谁是|哪里去了|去哪了|到底谁", ""),
+    ("reasoning", "step by step", 1.6,
+     "step by step|step-by-step|each step|show your work|show the work|think through|walk me through|reason through",
+     "一步步|一步一步|逐步|分步|写出过程|解题过程|详细过程|推理过程", ""),
+    ("reasoning", "quantity comparison", 2.2, "which number", "",
+     r"which is (?:heavier|lighter|larger|bigger|greater|smaller|longer|shorter|faster|slower|older|higher|lower|"
+     r"more likely|closer|farther)|哪个(?:更|比较)?(?:大|小|重|轻|多|少|长|短|快|慢|高|低)(?![方法])|谁(?:更)?(?:大|多|重|快)"),
+    # --- structured extraction -------------------------------------------------------------------
+    ("extraction", "extraction request", 4.0,
+     "extract|parse|pull out|fill in|structured|in the format|key fields|break it down into|break this down into|"
+     "identify the time|identify the date|identify the people|identify the person",
+     "提取|抽取|抽出|识别出|整理成|整理为|格式化|结构化|填表|拆分成|找出所有|找出全部|找出文中",
+     r"turn (?:this|these|it)(?: \w+){0,2} into (?:a )?(?:table|list|json|csv|spreadsheet)|"
+     r"convert (?:this|these|it)(?: \w+){0,2} (?:into|to) (?:a )?(?:table|json|csv|yaml|list)|"
+     r"(?:list|find) (?:all|every) .{1,40} (?:in|from|mentioned)|every \w+(?: address| number| name)e?s? .{0,30}from|"
+     r"按照?.{0,12}格式|按.{0,6}模板"),
+    ("extraction", "template fields", 2.0, "date and time|who what when", "字段",
+     r"time\s*[,/;、]\s*(?:place\s*[,/;、]\s*)?(?:person|people|who)|person\s*[,/;、]\s*(?:event|activity)|"
+     r"时间[、/，,和及与]\s*(?:地点[、/，,和及与]\s*)?人物|人物[、/，,和及与]\s*(?:事项|事件|事情)"),
+    # --- writing ---------------------------------------------------------------------------------
+    ("writing", "compose a piece", 3.6, "", "七言|五言|绝句|律诗|藏头诗|对联",
+     r"\b(?:write|compose|draft|create|give me|make up|come up with|pen|craft)(?: me)?(?: up)? (?:a |an |the |some |my |"
+     r"\d+ |two |three |four |five |short |long |funny |catchy )?(?:[\w-]+ ){0,3}"
+     r"(?:poem|poems|haiku|sonnet|limerick|story|stories|tale|essay|letter|email|e-mail|speech|toast|"
+     r"slogan|slogans|tagline|caption|captions|lyrics|song|script|novel|chapter|blog|post|tweet|article|"
+     r"cover letter|resume|bio|eulogy|invitation|ad|advert|description|review|joke|jokes|rap|dialogue)\b|"
+     r"写(?:一|几|两|三|个|篇|首|段|封|份|条|句|些)?.{0,12}(?:诗|词|文章|故事|小说|作文|文案|邮件|信|祝福|"
+     r"演讲稿|发言稿|致辞|标语|口号|广告|歌词|剧本|短文|日记|周报|总结|简历|自我介绍|段子|笑话|评论|帖子|朋友圈)"),
+    ("writing", "genre noun", 1.2, "poem|haiku|sonnet|short story|essay|cover letter|speech|slogan|lyrics|bedtime story",
+     "诗歌|作文|文案|祝福语|演讲稿", ""),
+    # --- roleplay --------------------------------------------------------------------------------
+    ("roleplay", "take a role", 4.2,
+     "pretend to be|pretend you are|pretend you're|act as|acting as|role-play|roleplay|role play|play the role|"
+     "you are now|imagine you are|stay in character|in character",
+     "扮演|假装你是|假设你是|你现在是|你是一位|你是一个|你是一名|角色扮演",
+     r"you(?:'re| are) (?:a|an|my) [\w -]{2,30}(?:\.|,| and)|以.{1,8}的(?:身份|口吻|语气)|模仿.{1,8}(?:的)?(?:口吻|语气)"),
+    # --- humanities ------------------------------------------------------------------------------
+    ("humanities", "humanities vocabulary", 2.2,
+     "history|historical|histories|century|dynasty|empire|emperor|king|queen|revolution|war|civil war|philosophy|"
+     "philosopher|kant|plato|aristotle|nietzsche|confucius|ethics|moral|literature|novel|poet|poetry|shakespeare|"
+     "hamlet|painting|painted|painter|sculpture|renaissance|baroque|religion|religious|theology|bible|mythology|"
+     "culture|cultural|sociology|anthropology|politics|political|democracy|constitution|law|legal|music|album|"
+     "albums|composer|symphony|film|movie|novelist|author|plot",
+     "历史|朝代|王朝|皇帝|秦朝|汉朝|唐朝|宋朝|元朝|明朝|清朝|三国|战国|春秋|革命|战争|哲学|孔子|孟子|老子|庄子|儒家|"
+     "道家|伦理|道德|文学|小说|诗人|作家|红楼梦|西游记|水浒|绘画|艺术|宗教|神话|文化|社会学|政治|民主|宪法|法律|音乐|"
+     "电影|人物形象|性格特点|重文轻武", ""),
+    ("humanities", "titled work", 1.6, "", "", r"《[^》]{1,20}》"),
+    ("humanities", "historical date", 1.6, "", "公元|世纪|年代",
+     r"\b(?:in|during|since|after|before|of) (?:the )?(?:1[0-9]{3}|20[0-2][0-9])s?\b"),
+    # --- knowledge / STEM facts ------------------------------------------------------------------
+    ("knowledge", "science vocabulary", 2.0,
+     "physics|chemistry|biology|science|scientific|atom|atoms|molecule|molecules|cell|cells|dna|gene|genes|protein|"
+     "virus|viruses|bacteria|bacterium|vaccine|vaccines|immune|disease|cancer|medicine|medical|symptom|symptoms|"
+     "photosynthesis|gravity|energy|quantum|relativity|electron|planet|star|galaxy|universe|climate|evolution|"
+     "species|organ|bone|bones|brain|neuron|heart|blood|enzyme|acid|metal|element|chemical|reaction|engine|"
+     "economics|economy|inflation|gdp|statistics|p-value|statistical|hypothesis|machine learning|neural network|"
+     "computer|internet|satellite|rocket|moon|sun|sky|ocean|volcano|earthquake",
+     "物理|化学|生物|科学|原子|分子|细胞|基因|蛋白质|病毒|细菌|疫苗|免疫|疾病|癌症|医学|症状|光合作用|重力|引力|能量|"
+     "量子|相对论|电子|行星|恒星|星系|宇宙|气候|进化|物种|器官|大脑|神经|心脏|血液|酶|金属|元素|化学反应|发动机|经济|"
+     "通货膨胀|统计|机器学习|神经网络|计算机|互联网|卫星|火箭|月球|太阳|海洋|火山|地震|飞机", ""),
+    ("knowledge", "explain", 1.2,
+     "why is|why are|why do|why does|why did|why can|explain|what is a|what is an|what is the|what are|"
+     "what causes|difference between|define|definition of|in simple terms",
+     "为什么|为何|原理|是什么|什么是|区别|解释|定义|怎么形成|如何形成",
+     r"how (?:does|do|did|can) .{1,40} work|how many .{1,30} (?:are|is) (?:in|there)"),
+    # --- chat: talk about oneself, greetings, everyday advice -----------------------------------
+    ("chat", "greeting/thanks", 3.5,
+     "hi|hello|hey|good morning|good evening|good night|how's it going|how is it going|how are you|what's up|"
+     "thanks|thank you|nice to meet",
+     "你好|您好|嗨|哈喽|早上好|晚安|谢谢|多谢|感谢你|辛苦了|在吗", ""),
+    ("chat", "feelings", 2.4,
+     "i feel|feel weird|feel sad|feel lonely|feel tired|feel anxious|feel stressed|feel down|feel bored|"
+     "i'm tired|i'm sad|i'm bored|i'm lonely|i'm stressed|i'm anxious|i'm nervous|i'm excited|i am tired|i am sad|"
+     "i miss|i hate|i love my",
+     "好困|好累|好烦|难过|伤心|开心|郁闷|焦虑|压力大|压力好大|压力很大|紧张|孤独|无聊|想哭|心情", ""),
+    ("chat", "personal advice", 2.0,
+     "any tips|any advice|what should i do|is it too much|is that too much|is this too much|is that normal|"
+     "is it normal|is this normal|is that ok|is that okay|is that bad|is it bad|is it healthy|is that healthy|"
+     "is it safe|should i worry|should i be worried|how can i stop|how can i sleep|how can i relax|"
+     "why do i always|why do i keep|my kid|my kids|my son|my daughter|my wife|my husband|my boss|my cat|my dog|"
+     "my mom|my dad|my partner",
+     "怎么办|正常吗|健康吗|好不好|可以吗|要紧吗|有问题吗|合理|划算吗|该怎么|有什么建议|我家|我老婆|我老公|我儿子|我女儿|"
+     "我妈|我爸|我的猫|我的狗|对身体|对胃|对眼睛|对皮肤|对健康|对睡眠", ""),
+    ("chat", "about me", 0.9, "i|i'm|i've|my|me", "我", ""),
+    # --- live data or a tool -------------------------------------------------------------------
+    ("live_data", "live-data noun", 3.0,
+     "weather|forecast|temperature outside|raining|snowing|rain|snow|humidity|air quality|aqi|sunny|windy|"
+     "umbrella|uv index|pollen|degrees outside|wear a coat|wear a jacket",
+     "天气|气温|下雨|下雪|降雨|降温|雾霾|空气质量|刮风|台风|晴天|带伞|紫外线|冷不冷|热不热|热吗|冷吗|穿外套|零下|羽绒服|穿什么",
+     r"how (?:hot|cold|warm|humid) is it"),
+    ("live_data", "temperature question", 1.0, "", "", r"(?:多少|几)度(?!角)"),
+    ("live_data", "market data", 3.0,
+     "exchange rate|stock price|share price|price of gold|price of oil|price of bitcoin|market cap|gold price|"
+     "oil price|forex|quote for|stock doing|stocks doing",
+     "汇率|股价|行情|市值|金价|油价|币价|报价|涨跌|收盘|开盘|指数", ""),
+    ("live_data", "market asset", 0.8,
+     "stock|stocks|shares|bitcoin|btc|ethereum|crypto|nasdaq|nikkei|ftse|dax|hang seng|dow jones|s&p|tesla",
+     "股票|比特币|以太坊|纳斯达克|道琼斯|大盘|a股|港股|美股|上证|深证|恒生|沪深|创业板|基金净值", ""),
+    ("live_data", "currency conversion", 2.8, "", "美元兑|欧元兑|英镑兑|日元兑|人民币兑|港币兑",
+     r"\d[\d,.]*\s*(?:usd|eur|gbp|jpy|cny|rmb|dollars?|euros?|pounds?|yen|yuan|美元|欧元|英镑|日元|人民币|港币|韩元)"
+     r"[^.?？。]{0,30}(?:in|to|into|换|兑|等于|是多少|合)"
+     r"|\b(?:usd|eur|gbp|jpy|cny|rmb|hkd|krw|aud|cad|chf|btc)\s*(?:to|/|兑|换)\s*(?:usd|eur|gbp|jpy|cny|rmb|hkd|krw|aud|cad|chf)\b"),
+    ("live_data", "news", 3.0, "news|headline|headlines|breaking|trending|latest on|latest about|latest version|latest release",
+     "新闻|头条|热搜|最新消息|快讯|时事", r"最新.{0,20}(?:消息|进展|动态)"),
+    ("live_data", "clock/calendar", 3.0,
+     "what time is it|current time|local time|time is it|time now|time zone|what day is it|what day is today|"
+     "today's date|what's the date|what is the date",
+     "几点了|几点钟|现在几点|是几点|时间是多少|当地时间|时区|几月几号", r"今天(?:是)?(?:几号|星期几|周几|礼拜几)"),
+    ("live_data", "live status", 2.2,
+     "traffic now|traffic today|traffic report|flight status|delayed|score of|final score|who won|opening hours|"
+     "open now|in stock|tracking",
+     "路况|堵车吗|航班|比分|赛果|谁赢了|营业时间|余票|快递到哪|物流", ""),
+    ("live_data", "lookup verb", 1.8, "look up|lookup|search|search for|google it|google this|fetch|find out|browse",
+     "查一下|查询|查查|查下|搜索|搜一下|帮我查|上网查|检索", ""),
+    # --- schedule: an explicit request to file a dated item -------------------------------------
+    ("schedule", "calendar request", 3.6,
+     "remind me|reminder|add to my calendar|add this to my calendar|add it to my calendar|put it in my calendar|"
+     "put it on my calendar|on my calendar|schedule a|schedule an|book a meeting|book an appointment|save the date",
+     "提醒我|备忘|记一下|记下|加到日程|日程|添加到日历|帮我安排|定个闹钟", ""),
+)
+
+# Signals: word-level readings the structural rules use (task "signal", no weight of their own).
+SIGNALS: tuple[tuple[str, str, str], ...] = (
+    ("calculate",
+     "calculate|compute|evaluate|work out|exactly|exact amount|exact figure|exact value|exact number|to the cent|"
+     "to the penny|round to|rounded to|decimal places|what is|what's|how much is|equal|equals",
+     "算一下|算算|帮我算|计算|等于多少|是多少|得多少|精确|位小数|多少钱"),
+    ("quantity question",
+     "how many|how much|how old|how long|how far|how fast|what is the probability|what is the chance|what is the total|"
+     "what is the area|what is the sum|what is the average|when will|when does|at what time will|what fraction|"
+     "what percentage|how much does each",
+     "多少|几个|几只|几颗|几岁|几天|几小时|几分钟|多长|多久|多远|多大|几倍|各有|各是|是几|有几|分到几"),
+    ("narrative",
+     "has|have|had|give|gives|gave|buy|buys|bought|sell|sells|sold|travel|travels|leave|leaves|run|runs|walk|walks|"
+     "share|shares|split|each|together|remaining|left|cost|costs|spent|earn|earns|rolled|drawn|pick|picks|fill|fills|"
+     "drain|drains",
+     "给了|买了|卖了|用了|剩下|还剩|一共|共有|每人|每个|分给|出发|相距|同时|花了"),
+    ("question word",
+     "what|how|why|which|when|where|who|whom|whose|is it|are there|can you|could you|should|do i|does|did",
+     "吗|呢|什么|怎么|为什么|哪|如何|是否|多少"),
+    ("format",
+     "json|yaml|csv|xml|markdown|table|spreadsheet|bullet list|bulleted list|bullet points|numbered list|"
+     "in the format|as a list|key-value",
+     "表格|列表|格式|清单|分点|条目"),
+    ("length", "briefly|tl;dr|tldr|one sentence|a single sentence|one-sentence|in two sentences|in three sentences|"
+     "one paragraph|in one paragraph|word limit", "一句话|简短|简要|字以内|字左右"),
+    ("deictic",
+     "now|right now|today|tonight|currently|current|latest|live|real-time|realtime|at the moment|this week|"
+     "this weekend|tomorrow",
+     "今天|现在|目前|当前|最新|实时|此刻|今晚|明天|这周|本周"),
+    ("advice modal", "should|ought to|is it ok|is it okay|is it reasonable", "该|应该|合理"),
+    ("conversion", "convert|conversion|in celsius|in fahrenheit|in kelvin|to celsius|to fahrenheit|in km|in miles|"
+     "in kg|in pounds|in liters|in gallons|to km|to miles|to kg|to pounds|to liters|to gallons|how many inches|"
+     "how many feet|how many cups|how many ounces|how many grams",
+     "换算|转换成|等于多少公里|等于多少英里|等于多少米|等于多少斤|等于多少磅|是多少公里|是多少英里|是多少斤|是多少磅|摄氏度|华氏度"),
+    ("past time", "yesterday|last night|last week|last month|last year|ago|earlier today",
+     "昨天|昨晚|前天|上周|上个月|去年|刚才|已经"),
+    ("time word",
+     "tomorrow|tonight|today|next week|next month|this weekend|this morning|this afternoon|this evening|noon|"
+     "midnight|morning|afternoon|evening|weekend|after work|every day|every week|monday|tuesday|wednesday|thursday|"
+     "friday|saturday|sunday|mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun|january|february|march|april|june|july|"
+     "august|september|october|november|december",
+     "明天|后天|大后天|今天|今晚|明早|明晚|下周|这周|本周|周一|周二|周三|周四|周五|周六|周日|周天|周末|星期|礼拜|月底|"
+     "月初|年底|年初|上午|下午|中午|早上|晚上|傍晚|凌晨|清晨|当天|那天|元旦|春节|除夕|清明|端午|中秋|国庆|圣诞|情人节"),
+    ("activity",
+     "meeting|meet|lunch|dinner|breakfast|brunch|coffee|call|interview|appointment|tennis|golf|football|game|class|"
+     "lesson|session|drinks|visit|review|sync|standup|retro|checkup|check-up|haircut|party|wedding|flight|trip|"
+     "presentation|demo|workshop|yoga|gym|movie|concert|pick up|drop off|deadline|submit|practice|rehearsal|recital|"
+     "shift|dentist|doctor",
+     "吃饭|午饭|晚饭|早饭|聚餐|聚会|开会|会议|例会|见面|复诊|复查|看病|体检|面试|约会|打球|羽毛球|篮球|视频|通话|"
+     "电话|签合同|签约|出差|上课|课|家长会|喝茶|咖啡|看电影|拜访|汇报|答辩|培训|接机|送机|婚礼|聚|旅游|爬山|跑步|"
+     "健身|提交|核对|周会|晨会|早会|年会|班会"),
+)
+
+# Options to weigh (the tot mode): (name, weight, English, Chinese, regex). Their sum is the pressure.
+OPTION_FAMILIES: tuple[tuple[str, float, str, str, str], ...] = (
+    ("choice", 2.4,
+     "which one|which option|which is better|which should|which would|which plan|which approach|which path|"
+     "which is best|which is the best|which is more|which to choose|should i choose|should i pick|should i go with|"
+     "should i take|should i learn|should i buy|should i rent|should i accept|choose between|pick between|"
+     "decide between|or should|what should i choose|which of|pick the best|choose the best|how should i decide|"
+     "how do i decide|how do i choose|how should i choose",
+     "哪个|哪种|哪一个|哪家|选哪|怎么选|如何选|该选|选择哪|怎么决策|如何决策",
+     r"which \w+ (?:should|would|is better|to (?:choose|pick|buy|use))|^[\w' .&+-]{1,30} (?:or|vs\.?|versus) "
+     r"[\w' .&+-]{1,30}[^?\n]{0,80}\?|哪[里儿]?.{0,6}(?:更?好|合适|划算)[？?呢]|选.{1,10}还是|还是.{1,12}(?:好|合适|划算)[？?]"),
+    ("comparison", 2.2,
+     "compare|comparison|versus|vs|vs.|pros and cons|trade-off|trade-offs|tradeoff|tradeoffs|weigh|better|worse|"
+     "advantages and disadvantages|worth it|more cost-effective|strengths and weaknesses",
+     "对比|优劣|利弊|优缺点|权衡|更好|划算|哪个好|孰优孰劣|值不值|比较一下", r"比较(?:哪|这|它|两|几)"),
+    ("alternative", 1.0, "or|whether", "还是|或者|要不要|该不该|是否应该", ""),
+    ("enumerated alternatives", 1.6, "", "",
+     r"[^、，,。？?！!]{1,12}、[^、，,。？?！!]{1,12}(?:、[^、，,。？?！!]{1,12}){0,6}(?:还是|或者|或)"
+     r"|\b[a-z][\w' -]{0,24}, [\w' -]{1,25},? or (?=\w)"),
+    ("superlative way", 1.6, "", "",
+     r"\b(?:best|smartest|cheapest|fastest|easiest|safest|wisest|most \w+) (?:way|option|approach|choice|plan|move|strategy)\b"
+     r"|最.{1,4}的(?:办法|方式|方法|选择|做法)"),
+    ("options/plans", 1.8,
+     "options|alternatives|approaches|strategies|strategy|plans|ideas|solutions|ways to|proposals|several|"
+     "multiple|various|a few|different ways|three different|two different",
+     "方案|思路|办法|策略|选项|途径|路线|几种|多种|多个|不同的|出路", ""),
+    ("best/rank", 1.8,
+     "best|optimal|most suitable|strongest|most effective|rank|ranking|prioritise|prioritize|recommend|decide|"
+     "decision|pick the|choose the|select the|most feasible|most practical|most viable|most promising|most realistic",
+     "最优|最好|最佳|最合适|最划算|最有效|最可行|最靠谱|最实际|排序|排个序|排名|优先级|评估|推荐|决策|选出|选一个|选出最|挑出最", ""),
+    ("brainstorm/plan", 1.8,
+     "brainstorm|propose|come up with|suggest|plan a|plan an|plan the|plan my|plan our|design a|design an|"
+     "how should we|how can we|how could we|how should i|how should a|how should the|how should our",
+     "头脑风暴|出主意|想办法|规划|策划|设计一个|怎样才能", r"如何(?:提高|降低|提升|减少|增加|改善|解决)"),
+)
+
+# A family's pattern runs only when one of its hints is in the text: most texts lack all of them,
+# and a substring test costs far less than a regex scan.
+HINTS: dict[str, tuple[str, ...]] = {
+    "say it in a language": (*_LANGS.split(), *_ZH_LANGS.split("|")),
+    "quantity comparison": ("which is", "哪个", "谁"),
+    "extraction request": ("turn ", "convert ", "list ", "find ", "every ", "按"),
+    "template fields": ("time", "person", "时间", "人物"),
+    "compose a piece": ("write", "compose", "draft", "create", "give me", "make up", "come up", "pen ", "craft", "写"),
+    "take a role": ("you're", "you are", "以", "模仿"),
+    "titled work": ("《",),
+    "historical date": ("in ", "during ", "since ", "after ", "before ", "of "),
+    "explain": ("how ",),
+    "live-data noun": ("how ",),
+    "temperature question": ("度",),
+    "news": ("最新",),
+    "clock/calendar": ("今天",),
+    "choice": ("which", " or ", " vs", "versus", "哪", "选", "还是"),
+    "comparison": ("比较",),
+    "superlative way": ("best", "smart", "cheap", "fast", "eas", "safe", "wise", "most", "最"),
+    "brainstorm/plan": ("如何",),
+}
+
+_ZH_DIGIT = "一二两三四五六七八九十百千万零半"
+_MONTH_EN = (
+    r"jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|"
+    r"oct(?:ober)?|nov(?:ember)?|dec(?:ember)?"
+)
+# Structural patterns, over the lowered text (PERSON over the original: it reads capitals).
+NUMBER = rf"\d+(?:[.,]\d+)*|[{_ZH_DIGIT}]+(?=分之|个|只|辆|本|元|块|岁|天|小时|分钟|米|公里|千米|人|次|倍|头|条|%|颗|杯|年)"
+_OPERATOR = (
+    r"\*\*|[+*/×÷^]|\s-(?=\s*\d)|-(?=\s+\d)|x(?=\s*\d)|mod|to the power(?: of)?|raised to(?: the power of)?|times|"
+    r"multiplied by|divided by|plus|minus|乘以|除以|加上|减去|乘|除|加|减"
+)
+EXPRESSION = rf"(?<![a-z^_])[(（]?\s*\d+(?:\.\d+)?\s*[)）]?\s*(?:{_OPERATOR})\s*[(（]?\s*\d+(?:\.\d+)?(?![a-z])"
+MATH_FUNCTION = (
+    r"\d+\s*to the\s*\d+(?:st|nd|rd|th)?(?:\s*power)?|\d+\s*次[方幂]|"
+    r"(?:sqrt|log|ln|sin|cos|tan|exp|factorial)\s*\(?\s*\d+(?:\.\d+)?(?![a-z\d.])|square root of \d|\d+\s*(?:squared|cubed|factorial|!)"
+    r"|\d+\s*的\s*[\d一二三四五六七八九十]+\s*次方|根号\s*\d+|\d+\s*的平方根|\d+\s*的阶乘"
+)
+PERCENT_OF = (
+    r"\d+(?:\.\d+)?\s*%\s*(?:[a-z]+\s+)?(?:of|的|tip|tax|vat|discount|off|on|interest)[^.?!。？;]{0,20}?\d"
+    r"|\d+(?:\.\d+)?\s*的\s*\d+(?:\.\d+)?\s*%|百分之[\d一二三四五六七八九十]+(?:点\d+)?的\d"
+    r"|打[\d一二三四五六七八九]+(?:\.\d)?折|[\d一二三四五六七八九]折(?:后|以后|之后)"
+)
+LENGTH = (
+    r"\bin (?:one|a single|\d+|two|three|five|ten) (?:sentences?|words?|paragraphs?|lines?|bullet points?)\b|"
+    r"\bunder \d+ words|\bat most \d+ words|\bno more than \d+|[\d一二三四五六七八九十百]+字"
+)
+"""Length limits with a number in them (the word-level ones are the ``length`` signal)."""
+TIME_EXPRESSION = (
+    r"\d{1,2}月\d{1,2}[日号]|[\d一二三四五六七八九十]+号|"
+    rf"(?<![{_ZH_DIGIT}])[\d{_ZH_DIGIT}]{{1,3}}点(?:半|[\d{_ZH_DIGIT}]+分?)?(?![儿心])|"
+    rf"\bthe \d{{1,2}}(?:st|nd|rd|th)\b|\b(?:{_MONTH_EN})\.? \d{{1,2}}\b|"
+    r"(?<![a-z\d])at \d{1,2}(?::\d{2})?(?!\s*(?:%|percent|degrees|years|km|mph))|\d{1,2}(?::\d{2})?\s*(?:am|pm|a\.m\.|p\.m\.)"
+    r"|\d{1,2}:\d{2}"
+)
+"""Dates and clock times with digits (the word-level ones are the ``time word`` signal)."""
+CLOCK = r"\d{1,2}(?::\d{2})?\s*(?:am|pm)|\d{1,2}:\d{2}|[\d一二三四五六七八九十两]+点"
+PERSON = (
+    r"(?:和|跟|与|陪|约了?|同|找|见)[\u4e00-\u9fff]{1,3}|"
+    r"医生|大夫|老师|经理|总监|[王李张刘陈杨赵黄周吴徐孙马胡朱郭何罗高林][总工姐哥]|律师|教授|客户|老板|同事|"
+    r"妈妈|爸爸|爷爷|奶奶|外婆|外公|老婆|老公|女朋友|男朋友|朋友|孩子|儿子|女儿|领导|导师|教练|师傅|"
+    r"叔叔|阿姨|舅舅|姑姑|姨妈|伯伯|同学|室友|邻居|房东|爸妈|"
+    r"(?:接|送|看望|探望|拜访)[\u4e00-\u9fff]{1,3}|"
+    r"(?<![A-Za-z])(?:with|meet|call|visit|see|email|text)\s+(?:(?:Dr|Mr|Ms|Mrs|Prof)\.?\s+)?[A-Z][a-z]+|"
+    r"(?<![A-Za-z])(?:Dr|Mr|Ms|Mrs|Prof)\.?\s+[A-Z][a-z]+|"
+    r"(?<![A-Za-z])(?:with|call|visit|pick up|drop off|take)\s+(?:my\s+|the\s+|our\s+)?(?:mom|mum|dad|mother|father|"
+    r"boss|team|client|manager|kids|children|son|daughter|partner|doctor|dentist|teacher|wife|husband|friend|friends|"
+    r"family|parents|grandma|grandpa|colleague|colleagues|plumber|electrician)\b"
+)
+ACTIVITY = (
+    r"去[\u4e00-\u9fff]{1,4}|回[\u4e00-\u9fff]{1,3}|开[\u4e00-\u9fff]{0,3}会|交[\u4e00-\u9fff]{1,3}|"
+    r"完成[\u4e00-\u9fff]{1,4}|办[\u4e00-\u9fff]{1,3}"
+)
+"""Chinese verb-object activities (the word-level ones are the ``activity`` signal)."""
+WORD = r"[a-z0-9]+(?:[+#]+|(?:['.&-][a-z0-9]+)*)"
+
+
+@dataclass(frozen=True)
+class Family:
+    task: str
+    name: str
+    weight: float
+    hints: tuple[str, ...]
+    pattern: re.Pattern[str] | None
+
+
+@dataclass(frozen=True)
+class Compiled:
+    families: tuple[Family, ...]
+    """Task families first, then the option families (task ``"options"``), then the signals (task ``"signal"``)."""
+    words: dict[str, tuple[int, ...]]
+    """One English word -> the families it belongs to."""
+    phrases: dict[str, tuple[tuple[tuple[str, ...], int], ...]]
+    """First word of a phrase -> (the rest of the phrase, family)."""
+    code_family: int
+    """Index of the "code marks" family (error names found while reading words count for it)."""
+    word: re.Pattern[str]
+    zh_terms: dict[str, tuple[int, ...]]
+    """One Chinese term -> the families it belongs to."""
+    zh: re.Pattern[str]
+    """Every Chinese term in one alternation, longest first: one scan of the text finds them all."""
+    number: re.Pattern[str]
+    expression: re.Pattern[str]
+    math_function: re.Pattern[str]
+    percent_of: re.Pattern[str]
+    time_expression: re.Pattern[str]
+    clock: re.Pattern[str]
+    person: re.Pattern[str]
+    activity: re.Pattern[str]
+    length: re.Pattern[str]
+
+
+@lru_cache(maxsize=1)
+def compiled() -> Compiled:
+    """Every table and pattern, built once on first use."""
+    specs = [(t, n, w, en, zh, rx) for t, n, w, en, zh, rx in FAMILIES]
+    specs += [("options", n, w, en, zh, rx) for n, w, en, zh, rx in OPTION_FAMILIES]
+    specs += [("signal", n, 0.0, en, zh, "") for n, en, zh in SIGNALS]
+    families: list[Family] = []
+    words: dict[str, list[int]] = {}
+    phrases: dict[str, list[tuple[tuple[str, ...], int]]] = {}
+    terms: dict[str, list[int]] = {}
+    for index, (task, name, weight, en, zh, rx) in enumerate(specs):
+        families.append(Family(task, name, weight, HINTS.get(name, ()), re.compile(rx) if rx else None))
+        for term in (t for t in zh.split("|") if t):
+            terms.setdefault(term, []).append(index)
+        for entry in (e.strip() for e in en.split("|")):
+            if not entry:
+                continue
+            parts = entry.split()
+            if len(parts) == 1:
+                words.setdefault(parts[0], []).append(index)
+            else:
+                phrases.setdefault(parts[0], []).append((tuple(parts[1:]), index))
+
+    def c(pattern: str) -> re.Pattern[str]:
+        return re.compile(pattern)
+
+    return Compiled(
+        families=tuple(families),
+        words={k: tuple(dict.fromkeys(v)) for k, v in words.items()},
+        phrases={k: tuple(v) for k, v in phrases.items()},
+        code_family=next(i for i, f in enumerate(families) if f.name == "code marks"),
+        word=c(WORD),
+        zh_terms={k: tuple(dict.fromkeys(v)) for k, v in terms.items()},
+        zh=c("|".join(re.escape(t) for t in sorted(terms, key=len, reverse=True))),
+        number=c(NUMBER),
+        expression=c(EXPRESSION),
+        math_function=c(MATH_FUNCTION),
+        percent_of=c(PERCENT_OF),
+        time_expression=c(TIME_EXPRESSION),
+        clock=c(CLOCK),
+        person=c(PERSON),
+        activity=c(ACTIVITY),
+        length=c(LENGTH),
+    )
+
+
+__all__ = ["FAMILIES", "OPTION_FAMILIES", "SIGNALS", "Compiled", "Family", "compiled"]

@@ -1,0 +1,149 @@
+"""router.understanding: the task type, language and constraints of questions phrased by others.
+
+The phrasings here were written after the cue tables, as new users would ask; none of them is
+in the tables' vocabulary lists as a sentence."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+from router.understanding import TASK_TYPES, VECTOR_DIMENSION, Understanding, understand
+
+
+@pytest.mark.parametrize(
+    ("question", "task"),
+    [
+        ("Could you write a bash one-liner that renames every .txt file to .md?", "coding"),
+        ("我的 Python 脚本一跑就报 KeyError，怎么排查？", "coding"),
+        ("Why does my Docker container exit immediately after starting?", "coding"),
+        ("Find all real x with x^2 - 5x + 6 = 0.", "maths"),
+        ("证明：任意两个奇数之和是偶数", "maths"),
+        ("What is the probability of drawing two aces from a shuffled deck without replacement?", "maths"),
+        ("Knights always tell the truth and knaves always lie. A says 'B is a knave'. B says 'we are both knights'. Who is what?", "reasoning"),
+        ("有三个盒子，一个装苹果，一个装橘子，一个混装，标签全贴错了，只摸一个水果怎么确定？这是逻辑题", "reasoning"),
+        ("Extract the invoice number, date and total from this email and give me JSON.", "extraction"),
+        ("把下面这段会议纪要里的待办事项和负责人提取出来", "extraction"),
+        ("Compose a limerick about a cat who hates Mondays.", "writing"),
+        ("帮我写一封辞职信，语气要客气", "writing"),
+        ("Act as my Spanish tutor and correct everything I say.", "roleplay"),
+        ("你扮演一个脾气很好的客服，我来投诉", "roleplay"),
+        ("How do black holes form?", "knowledge"),
+        ("DNA 和 RNA 有什么区别？", "knowledge"),
+        ("What was the significance of the Treaty of Westphalia in European history?", "humanities"),
+        ("唐朝为什么会发生安史之乱？", "humanities"),
+        ("Translate this into German: where is the train station?", "translation"),
+        ("把“我们周五上午九点见”翻译成日语", "translation"),
+        ("Reword this to sound more confident: I think maybe we could try launching next week.", "translation"),
+        ("good evening! long day at work", "chat"),
+        ("最近总是失眠，心情也不好", "chat"),
+        ("Will it rain in Seattle tomorrow?", "live_data"),
+        ("比特币现在多少钱一个？", "live_data"),
+        ("What's the current EUR/USD exchange rate?", "live_data"),
+        ("Board meeting with Karen on Thursday at 11am", "schedule"),
+        ("下周三下午三点带妈妈去医院复诊", "schedule"),
+    ],
+)
+def test_task_types_on_new_phrasing(question: str, task: str) -> None:
+    u = understand(question)
+    assert u.task == task, (u.task, u.evidence, u.scores)
+
+
+@pytest.mark.parametrize(
+    ("question", "wrong"),
+    [
+        # numbers that are not arithmetic
+        ("My grandfather was born in 1931 and fought in Korea. What was that war about?", "maths"),
+        ("我家有3只猫和2条狗，它们总打架，怎么办？", "maths"),
+        ("Windows 11 keeps restarting after updates, what should I check?", "maths"),
+        # time words that are not schedules
+        ("Translate into Chinese: our flight leaves Monday at 6am", "schedule"),
+        ("Write a poem about Sunday mornings with grandma", "schedule"),
+        ("昨天下午三点和老王吃了顿饭，聊得很开心", "schedule"),
+        # symbols inside proofs are not sums
+        ("Prove that 2^n > n for every natural number n.", "live_data"),
+    ],
+)
+def test_traps_are_not_read_as_their_surface(question: str, wrong: str) -> None:
+    u = understand(question)
+    assert u.task != wrong, (u.task, u.evidence)
+    if "Prove" in question:
+        assert "proof" in u.constraints and "exact_figure" not in u.constraints
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "How much will $2,000 grow to in 15 years at 6% compounded quarterly?",
+        "房贷100万，30年，利率3.8%，等额本息月供多少？",
+        "What is 18% of 2,450?",
+        "How many kilometres is 26.2 miles? Convert it.",
+        "12.5 * 4.2 - 7 = ?",
+    ],
+)
+def test_exact_figures_are_flagged(question: str) -> None:
+    u = understand(question)
+    assert u.task == "maths" and "exact_figure" in u.constraints, (u.task, u.constraints, u.evidence)
+
+
+def test_format_and_length_constraints() -> None:
+    assert "format" in understand("List the planets as a markdown table with their radius").constraints
+    assert "length" in understand("用一句话解释区块链").constraints
+    assert "length" in understand("Summarise the causes of WW1 in three sentences").constraints
+    assert not understand("Why is the sea salty?").constraints
+
+
+@pytest.mark.parametrize(
+    ("text", "language"),
+    [("今天天气怎么样", "zh"), ("What's up?", "en"), ("こんにちは、元気ですか", "ja"), ("안녕하세요", "ko"),
+     ("Translate to English: 我下午三点要去医院复查", "zh"), ("Привет, как дела?", "ru")],
+)
+def test_language(text: str, language: str) -> None:
+    assert understand(text).language == language
+
+
+def test_the_shape_of_an_understanding() -> None:
+    u = understand("prove that sqrt(2) is irrational")
+    assert isinstance(u, Understanding)
+    assert u.task in TASK_TYPES and u.task == "maths"
+    assert isinstance(u.constraints, frozenset)
+    assert 0.0 < u.confidence <= 1.0
+    assert len(u.vector) == VECTOR_DIMENSION and all(isinstance(v, float) for v in u.vector)
+    assert u.evidence and "proof" in u.summary
+    assert understand("prove that sqrt(2) is irrational") is u  # cached per text
+
+
+def test_vector_is_deterministic_across_processes_and_separates_kinds() -> None:
+    code = "from router.understanding import understand; print(understand('写一首关于秋天的诗').vector)"
+    other = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.strip()
+    assert other == str(understand("写一首关于秋天的诗").vector)
+
+    def cosine(a: tuple[float, ...], b: tuple[float, ...]) -> float:
+        return sum(x * y for x, y in zip(a, b, strict=True)) / (
+            sum(x * x for x in a) ** 0.5 * sum(y * y for y in b) ** 0.5
+        )
+
+    poem, poem2 = understand("Write a poem about the sea").vector, understand("Write a short poem about rain").vector
+    code_q = understand("Fix this Python TypeError in my loop").vector
+    assert cosine(poem, poem2) > cosine(poem, code_q)
+
+
+def test_odd_inputs() -> None:
+    assert understand("").task in TASK_TYPES
+    assert understand("   \n").confidence < 0.5
+    huge = "这是一段很长的文字。" * 5000 + "请问今天北京天气怎么样？"
+    assert understand(huge).task == "live_data"
+    with pytest.raises(Exception, match="string"):
+        understand(None)  # type: ignore[arg-type]
+
+
+def test_importing_router_compiles_no_cue_table() -> None:
+    code = (
+        "import sys, router, router.understanding, router.modes.select; "
+        "from router.understanding import cues; "
+        "print(cues.compiled.cache_info().currsize, 'router.config' in sys.modules)"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()
+    assert out == ["0", "False"]
