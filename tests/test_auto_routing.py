@@ -78,9 +78,23 @@ def test_tier_per_mode() -> None:
     assert choose(HARD, "few_shot", hard).tier == "fast"  # template extraction always goes to the cheapest
     assert choose(HARD, "cot", easy).tier == "fast"
     judged = choose(HARD, "cot", hard)
-    assert judged.tier == "reasoning" and judged.reason.startswith("auto: difficulty ")
+    assert judged.tier == "reasoning" and judged.reason.startswith("auto: maths, difficulty ")
     assert "hard cot -> reasoning tier: thinker/think-1" in judged.reason
     assert choose(HARD, "react", hard).tier == "strong"  # react follows the score, among tool-capable models
+
+
+@pytest.mark.parametrize(
+    ("question", "task"),
+    [
+        ("Write a Rust function that parses an ISO 8601 date without a crate", "coding"),
+        ("给我写一首关于故乡的现代诗", "writing"),
+        ("把这段话翻译成英文：明天上午十点开会", "translation"),
+    ],
+)
+def test_the_route_reason_names_the_task_type(question: str, task: str) -> None:
+    judged = choose(question, "cot", with_threshold(0.5))
+    assert judged.reason.startswith(f"auto: {task}, difficulty {judged.score:.2f} ")
+    assert ("-> strong" in judged.reason) == (judged.score >= 0.5)
 
 
 def test_within_a_tier_the_cheaper_then_the_faster_comes_first(config) -> None:  # type: ignore[no-untyped-def]
@@ -101,7 +115,7 @@ def test_react_never_gets_a_model_without_native_tools(config) -> None:  # type:
 def test_auto_answers_and_says_why() -> None:
     answer = router(with_threshold(0.0)).ask(HARD, mode="cot", model="auto")
     assert answer.provider == "thinker"
-    assert answer.route_reason.startswith("auto: difficulty") and answer.route_reason.endswith("thinker/think-1")
+    assert answer.route_reason.startswith("auto: maths, difficulty") and answer.route_reason.endswith("thinker/think-1")
 
 
 def test_strategy_auto_in_yaml_applies_without_asking(config) -> None:  # type: ignore[no-untyped-def]
@@ -138,7 +152,7 @@ def test_cli_model_auto_prints_the_route_reason(tmp_path, monkeypatch) -> None: 
     code = main(["--config", str(path), "--model", "auto", "--mode", "cot", "--json", HARD], stdout=out, stderr=err)
     assert code == 0, err.getvalue()
     answer = json.loads(out.getvalue())
-    assert answer["provider"] == "thinker" and answer["route_reason"].startswith("auto: difficulty")
+    assert answer["provider"] == "thinker" and answer["route_reason"].startswith("auto: maths, difficulty")
     err = io.StringIO()
     assert main(["--config", str(path), "--model", "auto", "--mode", "cot", HARD], stdout=io.StringIO(), stderr=err) == 0
-    assert "[route] thinker/think-1: auto: difficulty" in err.getvalue()
+    assert "[route] thinker/think-1: auto: maths, difficulty" in err.getvalue()

@@ -5,7 +5,8 @@ alone. Here the *answering mode* takes part too, because it says what kind of
 work the model will do: ``tot`` compares plans (the reasoning tier, else strong),
 ``few_shot`` fills a template (the cheapest tier), ``react`` needs native tool
 calls (only tool-capable models, or the text protocol when none is), and ``cot``
-follows the local difficulty score, as does anything else. Within a tier the
+follows the local difficulty score, as does anything else. The score and the mode read the same
+understanding of the question (``router.understanding``), and the reason names its task type. Within a tier the
 cheaper model comes first, then the faster one by observed latency. Whether a
 candidate has a key and whether the prompt fits its context window is decided
 by the planner, which records every candidate it passes over.
@@ -61,7 +62,9 @@ def choose(question: str, mode: str, config: RouterConfig, latency: LatencyBook 
     judged = decide(question, strong_share=routing.strong_share, threshold=routing.threshold)
     learned = judged.score + (advice.delta if advice else 0.0)
     tier = "strong" if learned >= judged.threshold else "fast"
-    why = f"difficulty {judged.score:.2f}{advice.note() if advice else ''} {'>=' if tier == 'strong' else '<'} {judged.threshold:.2f} -> {tier}"
+    # "coding, difficulty 0.81 >= 0.62 -> strong": the task type the mode choice read too
+    head = f"{judged.task}, " if judged.task else ""
+    why = f"{head}difficulty {judged.score:.2f}{advice.note() if advice else ''} {'>=' if tier == 'strong' else '<'} {judged.threshold:.2f} -> {tier}"
     explored = advice is not None and advice.explores(abs(learned - judged.threshold))
     if explored:
         tier = "fast" if tier == "strong" else "strong"

@@ -1,65 +1,80 @@
 """How likely the strong tier answers a question better than the fast one.
 
-``difficulty(question)`` blends two linear scores over the features of
-``difficulty_features`` and squashes the blend to [0, 1]: a *structure* model (length,
-numbers, formulae, code, domain cues) and a *shape* model (plus stem and answer-option
-shape). Multiple-choice questions take the shape model alone; open questions blend the
-structure model in, because the shape model's open-question weights come from GSM8K alone
-and misrank open-ended prompts (proofs, derivations) it never saw. Parameters are trained by
-``bench/train_difficulty.py`` on RouteLLM's GSM8K and MMLU tables and shipped as
-``difficulty_model.json`` next to this file. Local and deterministic: no network,
-no model call, pure Python, well under a millisecond. The JSON is read on the
-first call, not at import, so ``import router`` stays cheap.
+``difficulty(question)`` reads the question's understanding (``router.understanding``, the same
+reading the mode choice uses, so the two never disagree about what a question is). Multiple-choice
+questions (options on their own lines) and open questions are two branches, each with
 
-``threshold_for_share(0.3)`` turns a cost/quality knob ("send about 30% of the
-questions up a tier") into a score threshold, using the quantiles of the scores of
-a calibration sample shipped with the parameters.
+* a *task-type prior*, blended by the task probabilities: how much stronger models gain on that kind
+  of work (on open questions coding, maths, extraction and multi-step reasoning gain, writing,
+  roleplay, humanities and general knowledge gain little);
+* a *within-type* term: the question's log length standardised within its task type (a long maths
+  problem is harder than a short one; a long essay request is not a long proof).
+
+The sum is squashed to [0, 1] by a logistic of its standardised value (so 0.5 is a typical question). Parameters are
+trained by ``bench/train_difficulty.py`` on every routing table in shared/ (RouteLLM's GSM8K and MMLU,
+arena-hard-auto's arena_bench_v1, h2o-LLM-eval, RouterArena: every model in them, each source weighing
+the same) and shipped as ``difficulty_model.json`` next to this file, with the tables' licences in
+``LICENSES.difficulty_model.md``. The recipe was chosen by leave-one-source-out APGR
+(``bench/eval_routing.py``). Local and deterministic: no network, no model call, pure Python. The
+JSON is read on the first call, not at import.
+
+``threshold_for_share(0.3)`` turns a cost/quality knob ("send about 30% of the questions up a tier")
+into a score threshold, using the quantiles of the scores of the fitted prompts (each source
+weighing the same) shipped with the parameters.
 """
 
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Literal
 
 from router.errors import ConfigError, UsageError
-from router.routing.difficulty_features import FEATURE_NAMES, features
 
 _MODEL_FILE = "difficulty_model.json"
 DEFAULT_STRONG_SHARE = 0.3
+_CHOICE_LINE = re.compile(r"^\s*\(?[A-Da-d][.):]\s", re.MULTILINE)
+"""Compiled at import: one small pattern, a few microseconds."""
+
+
+@dataclass(frozen=True)
+class _Branch:
+    prior: tuple[float, ...]
+    length_mean: tuple[float, ...]
+    length_sd: tuple[float, ...]
+    alpha: float
+    gamma: float
 
 
 @dataclass(frozen=True)
 class _Params:
-    weights: tuple[tuple[tuple[int, float], ...], ...]
-    """Per component, (feature index, weight / feature scale) for its non-zero weights."""
-    offsets: tuple[float, ...]
-    """Per component, what turns the dot product into its standardised score: bias - sum(w * mean / scale) - centre."""
-    spreads: tuple[float, ...]
-    gate: int
-    """Index of the feature that says "multiple choice" (>= 0.5)."""
-    closed: tuple[float, ...]
-    open: tuple[float, ...]
-    standardise: tuple[tuple[float, float], tuple[float, float]]
-    """(centre, spread) of the blend on the fitted questions: multiple choice, then open."""
+    branches: dict[str, _Branch]
     squash: tuple[float, float]
     calibration: tuple[float, ...]
     """Ascending score quantiles of the calibration sample (evenly spaced, 0 to 1)."""
 
 
+def multiple_choice(question: str) -> bool:
+    """Options on their own lines ("A. ...", "(b) ..."): at least two of them."""
+    return len(_CHOICE_LINE.findall(question[:4000])) >= 2
+
+
 @dataclass(frozen=True)
 class Difficulty:
-    """One decision: the score, the threshold it was compared with, and the tier chosen."""
+    """One decision: the score, the threshold it was compared with, the tier chosen, and the task type read."""
 
     score: float
     threshold: float
     tier: Literal["fast", "strong"]
+    task: str = ""
 
     @property
     def reason(self) -> str:
         sign = ">=" if self.tier == "strong" else "<"
-        return f"difficulty {self.score:.2f} {sign} {self.threshold:.2f} -> {self.tier}"
+        head = f"{self.task}, " if self.task else ""
+        return f"{head}difficulty {self.score:.2f} {sign} {self.threshold:.2f} -> {self.tier}"
 
 
 @lru_cache(maxsize=1)
@@ -67,39 +82,35 @@ def _params() -> _Params:
     import json  # here, not at import: the import of router stays cheap
     from importlib import resources
 
+    from router.understanding import TASK_TYPES
+
     path = resources.files("router.routing") / _MODEL_FILE
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
-        names = tuple(data["features"])
-        mean = [float(v) for v in data["mean"]]
-        scale = [float(v) or 1.0 for v in data["scale"]]
-        weights, offsets, spreads = [], [], []
-        for comp in data["components"]:
-            w = [float(v) / s for v, s in zip(comp["weights"], scale, strict=True)]
-            weights.append(tuple((i, v) for i, v in enumerate(w) if v))
-            offsets.append(float(comp["bias"]) - sum(wi * m for wi, m in zip(w, mean, strict=True)) - float(comp["center"]))
-            spreads.append(float(comp["spread"]) or 1.0)
-        gate = data["gate"]
+        tasks = tuple(data["tasks"])
+        branches = {
+            name: _Branch(
+                tuple(float(v) for v in b["prior"]),
+                tuple(float(v) for v in b["length_mean"]),
+                tuple(float(v) or 1.0 for v in b["length_sd"]),
+                float(b["alpha"]),
+                float(b["gamma"]),
+            )
+            for name, b in data["branches"].items()
+        }
         params = _Params(
-            weights=tuple(weights),
-            offsets=tuple(offsets),
-            spreads=tuple(spreads),
-            gate=names.index(gate["feature"]),
-            closed=tuple(float(v) for v in gate["closed"]),
-            open=tuple(float(v) for v in gate["open"]),
-            standardise=tuple(  # type: ignore[arg-type]
-                (float(gate["standardise"][k][0]), float(gate["standardise"][k][1]) or 1.0) for k in ("closed", "open")
-            ),
+            branches=branches,
             squash=(float(data["squash"][0]), float(data["squash"][1])),
             calibration=tuple(float(v) for v in data["calibration"]),
         )
-    except (OSError, ValueError, KeyError, TypeError, IndexError) as exc:
+    except (OSError, ValueError, KeyError, TypeError, IndexError, AttributeError) as exc:
         raise ConfigError(f"unreadable difficulty parameters: {exc.__class__.__name__}: {exc}", path=str(path)) from exc
-    if names != FEATURE_NAMES or len(mean) != len(names) or not (
-        len(params.closed) == len(params.open) == len(params.weights)
-    ):
+    shapes_ok = "open" in branches and all(
+        len(b.prior) == len(b.length_mean) == len(b.length_sd) == len(TASK_TYPES) for b in branches.values()
+    )
+    if tasks != TASK_TYPES or not shapes_ok:
         raise ConfigError(
-            "difficulty parameters do not match the feature extractor (retrain: python bench/train_difficulty.py)",
+            "difficulty parameters do not match the understanding (retrain: python bench/train_difficulty.py)",
             path=str(path),
         )
     if len(params.calibration) < 2:
@@ -107,22 +118,25 @@ def _params() -> _Params:
     return params
 
 
-def difficulty(question: str) -> float:
-    """Estimated chance in [0, 1] that the strong tier answers better than the fast one."""
+def _score(question: str) -> tuple[float, str]:
+    from router.understanding import TASK_TYPES, understand
+
     if not isinstance(question, str):
         raise UsageError(f"difficulty() takes the question as a string, got {type(question).__name__}")
     p = _params()
-    row = features(question)
-    closed = row[p.gate] >= 0.5
-    mix = p.closed if closed else p.open
-    raw = 0.0
-    for share, weights, offset, spread in zip(mix, p.weights, p.offsets, p.spreads, strict=True):
-        if share:
-            raw += share * (sum(w * row[i] for i, w in weights) + offset) / spread
-    center, spread = p.standardise[0 if closed else 1]
-    raw = (raw - center) / spread
+    u = understand(question)
+    branch = p.branches.get("choice") if multiple_choice(question) else None
+    branch = branch or p.branches["open"]
+    task = TASK_TYPES.index(u.task)
+    raw = branch.alpha * sum(prob * prior for prob, prior in zip(u.vector, branch.prior, strict=False))
+    raw += branch.gamma * (math.log1p(len(question)) - branch.length_mean[task]) / branch.length_sd[task]
     z = p.squash[0] + p.squash[1] * raw
-    return 1.0 / (1.0 + math.exp(-max(-60.0, min(60.0, z))))
+    return 1.0 / (1.0 + math.exp(-max(-60.0, min(60.0, z)))), u.task
+
+
+def difficulty(question: str) -> float:
+    """How much a stronger model is expected to gain on this question, in [0, 1] (higher: send it up)."""
+    return _score(question)[0]
 
 
 def threshold_for_share(share: float) -> float:
@@ -149,8 +163,8 @@ def decide(question: str, *, strong_share: float | None = None, threshold: float
         raise UsageError("give strong_share or threshold, not both")
     if threshold is None:
         threshold = threshold_for_share(DEFAULT_STRONG_SHARE if strong_share is None else strong_share)
-    score = difficulty(question)
-    return Difficulty(score, threshold, "strong" if score >= threshold else "fast")
+    score, task = _score(question)
+    return Difficulty(score, threshold, "strong" if score >= threshold else "fast", task)
 
 
-__all__ = ["DEFAULT_STRONG_SHARE", "Difficulty", "decide", "difficulty", "threshold_for_share"]
+__all__ = ["DEFAULT_STRONG_SHARE", "Difficulty", "decide", "difficulty", "multiple_choice", "threshold_for_share"]

@@ -23,7 +23,7 @@ import re
 import zlib
 from functools import lru_cache
 
-from router.understanding.cues import Compiled, compiled
+from router.understanding.cues import Compiled, Lazy, compiled
 from router.understanding.types import TASK_TYPES, VECTOR_DIMENSION, Understanding
 
 _MAX_CHARS = 800
@@ -187,7 +187,7 @@ def _understand(text: str) -> Understanding:
     )
 
 
-def _match(pattern: re.Pattern[str], text: str) -> str | None:
+def _match(pattern: Lazy, text: str) -> str | None:
     found = pattern.search(text)
     return found.group(0) if found else None
 
@@ -215,11 +215,14 @@ def _family_hits(c: Compiled, low: str, window: str, digits: bool) -> dict[int, 
     if code:
         hits.setdefault(c.code_family, "error name")
     if _CJK.search(low) is not None:
-        zh_terms = c.zh_terms
-        for found_zh in c.zh.finditer(low):
-            term = found_zh.group(0)
-            for index in zh_terms[term]:
-                hits.setdefault(index, term)
+        first = c.zh
+        for position, char in enumerate(low):
+            entries = first.get(char)
+            if entries:
+                for term, indices in entries:
+                    if low.startswith(term, position):
+                        for index in indices:
+                            hits.setdefault(index, term)
     marks = any(mark in low for mark in _CODE_HINTS)
     symbols = any(ch in window for ch in "^(=∫∑∏√∞≤≥≠²³π")
     enumeration = "、" in window or " or " in window

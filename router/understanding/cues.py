@@ -12,6 +12,7 @@ regular expression over the lowered text. Everything is built on first use (``co
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -90,7 +91,8 @@ FAMILIES: tuple[tuple[str, str, float, str, str, str], ...] = (
      r"more likely|closer|farther)|哪个(?:更|比较)?(?:大|小|重|轻|多|少|长|短|快|慢|高|低)(?![方法])|谁(?:更)?(?:大|多|重|快)"),
     # --- structured extraction -------------------------------------------------------------------
     ("extraction", "extraction request", 4.0,
-     "extract|parse|pull out|fill in|structured|in the format|key fields|break it down into|break this down into|"
+     "extract|parse this|parse the following|parse out|pull out|fill in|structured|in the format|key fields|"
+     "break it down into|break this down into|"
      "identify the time|identify the date|identify the people|identify the person",
      "提取|抽取|抽出|识别出|整理成|整理为|格式化|结构化|填表|拆分成|找出所有|找出全部|找出文中",
      r"turn (?:this|these|it)(?: \w+){0,2} into (?:a )?(?:table|list|json|csv|spreadsheet)|"
@@ -369,13 +371,38 @@ ACTIVITY = (
 WORD = r"[a-z0-9]+(?:[+#]+|(?:['.&-][a-z0-9]+)*)"
 
 
+class Lazy:
+    """A pattern compiled on its first use: most questions never need most patterns, and compiling
+    them all would cost tens of milliseconds on the first question of a process."""
+
+    __slots__ = ("_compiled", "source")
+
+    def __init__(self, source: str) -> None:
+        self.source = source
+        self._compiled: re.Pattern[str] | None = None
+
+    def _get(self) -> re.Pattern[str]:
+        if self._compiled is None:
+            self._compiled = re.compile(self.source)
+        return self._compiled
+
+    def search(self, text: str) -> re.Match[str] | None:
+        return self._get().search(text)
+
+    def findall(self, text: str) -> list[str]:
+        return self._get().findall(text)
+
+    def finditer(self, text: str) -> Iterator[re.Match[str]]:
+        return self._get().finditer(text)
+
+
 @dataclass(frozen=True)
 class Family:
     task: str
     name: str
     weight: float
     hints: tuple[str, ...]
-    pattern: re.Pattern[str] | None
+    pattern: Lazy | None
 
 
 @dataclass(frozen=True)
@@ -389,19 +416,17 @@ class Compiled:
     code_family: int
     """Index of the "code marks" family (error names found while reading words count for it)."""
     word: re.Pattern[str]
-    zh_terms: dict[str, tuple[int, ...]]
-    """One Chinese term -> the families it belongs to."""
-    zh: re.Pattern[str]
-    """Every Chinese term in one alternation, longest first: one scan of the text finds them all."""
-    number: re.Pattern[str]
-    expression: re.Pattern[str]
-    math_function: re.Pattern[str]
-    percent_of: re.Pattern[str]
-    time_expression: re.Pattern[str]
-    clock: re.Pattern[str]
-    person: re.Pattern[str]
-    activity: re.Pattern[str]
-    length: re.Pattern[str]
+    zh: dict[str, tuple[tuple[str, tuple[int, ...]], ...]]
+    """First character -> (Chinese term, its families), longest first: one pass over the text finds them all."""
+    number: Lazy
+    expression: Lazy
+    math_function: Lazy
+    percent_of: Lazy
+    time_expression: Lazy
+    clock: Lazy
+    person: Lazy
+    activity: Lazy
+    length: Lazy
 
 
 @lru_cache(maxsize=1)
@@ -415,7 +440,7 @@ def compiled() -> Compiled:
     phrases: dict[str, list[tuple[tuple[str, ...], int]]] = {}
     terms: dict[str, list[int]] = {}
     for index, (task, name, weight, en, zh, rx) in enumerate(specs):
-        families.append(Family(task, name, weight, HINTS.get(name, ()), re.compile(rx) if rx else None))
+        families.append(Family(task, name, weight, HINTS.get(name, ()), Lazy(rx) if rx else None))
         for term in (t for t in zh.split("|") if t):
             terms.setdefault(term, []).append(index)
         for entry in (e.strip() for e in en.split("|")):
@@ -427,17 +452,20 @@ def compiled() -> Compiled:
             else:
                 phrases.setdefault(parts[0], []).append((tuple(parts[1:]), index))
 
-    def c(pattern: str) -> re.Pattern[str]:
-        return re.compile(pattern)
+    def c(pattern: str) -> Lazy:
+        return Lazy(pattern)
+
+    first: dict[str, list[tuple[str, tuple[int, ...]]]] = {}
+    for term, indices in terms.items():
+        first.setdefault(term[0], []).append((term, tuple(dict.fromkeys(indices))))
 
     return Compiled(
         families=tuple(families),
         words={k: tuple(dict.fromkeys(v)) for k, v in words.items()},
         phrases={k: tuple(v) for k, v in phrases.items()},
         code_family=next(i for i, f in enumerate(families) if f.name == "code marks"),
-        word=c(WORD),
-        zh_terms={k: tuple(dict.fromkeys(v)) for k, v in terms.items()},
-        zh=c("|".join(re.escape(t) for t in sorted(terms, key=len, reverse=True))),
+        word=re.compile(WORD),
+        zh={k: tuple(sorted(v, key=lambda e: -len(e[0]))) for k, v in first.items()},
         number=c(NUMBER),
         expression=c(EXPRESSION),
         math_function=c(MATH_FUNCTION),
@@ -450,4 +478,4 @@ def compiled() -> Compiled:
     )
 
 
-__all__ = ["FAMILIES", "OPTION_FAMILIES", "SIGNALS", "Compiled", "Family", "compiled"]
+__all__ = ["FAMILIES", "OPTION_FAMILIES", "SIGNALS", "Compiled", "Family", "Lazy", "compiled"]
