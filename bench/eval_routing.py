@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import argparse
 import gc
-import math
 import os
 import re
 import sys
@@ -138,10 +137,9 @@ def main() -> int:
         if not held or not train:
             continue
         shipped = td.ship([rows[j] for j in train], [readings[j] for j in train], {})
-        a, b = shipped["squash"]  # type: ignore[misc]
         quantiles = shipped["calibration"]
         model = td.fit([rows[j] for j in train], [readings[j] for j in train])
-        held_scores = [1.0 / (1.0 + math.exp(-max(-60.0, min(60.0, a + b * model.raw(readings[j]))))) for j in held]  # type: ignore[operator]
+        held_scores = [td.shipped_score(shipped, model, readings[j]) for j in held]
         cells = []
         for share in shares:
             position = (1.0 - share) * (len(quantiles) - 1)  # type: ignore[arg-type]

@@ -15,8 +15,8 @@ strong model gains most on long humanities passages; on open-ended prompts, on c
 * a *within-type* length term: log length standardised within the task type (open) or over the
   branch (multiple choice): within a kind of work, a longer question is a harder one.
 
-raw = ALPHA[branch] * prior + GAMMA[branch] * z(length); a logistic of its standardised value
-squashes it to [0, 1]. Targets come from ``routing_tables`` (every model of every source; each
+raw = ALPHA[branch] * prior + GAMMA[branch] * z(length); a logistic of its value standardised within
+the branch squashes it to [0, 1]. Targets come from ``routing_tables`` (every model of every source; each
 source weighs the same). The four constants were chosen by mean LOSO APGR on a small grid
 (alpha 1-2, gamma 0.1-0.5), so the figures are a little optimistic for them; nothing else is tuned.
 
@@ -204,14 +204,17 @@ def random_apgr(rows: Sequence[rt.Row], seeds: int = 20) -> float:
 
 
 def loso(rows: Sequence[rt.Row], readings: Sequence[Reading], candidate: str = SHIPPED) -> list[float]:
-    """Every row's score from a model fitted without its group (a source, or an MMLU group)."""
+    """Every row's score from a model fitted without its group (a source, or an MMLU group), standardised
+    within its branch by the fitted rows' statistics, as the shipped score is."""
     scores = [0.0] * len(rows)
     for group in sorted({r.group for r in rows}):
         train = [j for j, r in enumerate(rows) if r.group != group]
-        model = fit([rows[j] for j in train], [readings[j] for j in train], candidate)
+        train_rows, train_readings = [rows[j] for j in train], [readings[j] for j in train]
+        model = fit(train_rows, train_readings, candidate)
+        centres = branch_centres(model, train_rows, train_readings)
         for j, r in enumerate(rows):
             if r.group == group:
-                scores[j] = model.raw(readings[j])
+                scores[j] = squash(model.raw(readings[j]), *centres[branch_of(model, readings[j])])
     return scores
 
 
@@ -250,16 +253,42 @@ def weighted_quantiles(values: Sequence[float], weights: Sequence[float], points
     return out
 
 
+def branch_centres(model: Model, rows: Sequence[rt.Row], readings: Sequence[Reading]) -> dict[str, tuple[float, float]]:
+    """Per branch, the source-weighted mean and spread of the raw score on the fitted rows."""
+    w = rt.source_weights(list(rows))
+    centres = {}
+    for branch in model.prior:
+        idx = [j for j, g in enumerate(readings) if branch_of(model, g) == branch]
+        values, weights = [model.raw(readings[j]) for j in idx], [w[j] for j in idx]
+        centre = _wmean(values, weights)
+        centres[branch] = (centre, math.sqrt(_wmean([(v - centre) ** 2 for v in values], weights)) or 1.0)
+    return centres
+
+
+def branch_of(model: Model, reading: Reading) -> str:
+    return "choice" if reading.choice and "choice" in model.prior else "open"
+
+
+def squash(raw: float, centre: float, spread: float) -> float:
+    return 1.0 / (1.0 + math.exp(-max(-60.0, min(60.0, (raw - centre) / spread))))
+
+
+def shipped_score(shipped: dict[str, object], model: Model, reading: Reading) -> float:
+    """The score the shipped parameters ``shipped`` (from ``ship``) give, as ``router.difficulty`` computes it."""
+    branch = shipped["branches"][branch_of(model, reading)]  # type: ignore[index]
+    return squash(model.raw(reading), branch["centre"], branch["spread"])
+
+
 def ship(rows: Sequence[rt.Row], readings: Sequence[Reading], figures: dict[str, object]) -> dict[str, object]:
     model = fit(rows, readings, SHIPPED)
     raw = [model.raw(g) for g in readings]
     w = rt.source_weights(list(rows))
-    # A logistic of the standardised raw score: increasing in it by construction (a fit to pooled labels
-    # can flip its sign, since sources differ in how often the strong model wins at all).
-    centre = _wmean(raw, w)
-    spread = math.sqrt(_wmean([(v - centre) ** 2 for v in raw], w)) or 1.0
-    a, b = -centre / spread, 1.0 / spread
-    squashed = [1.0 / (1.0 + math.exp(-max(-60.0, min(60.0, a + b * v)))) for v in raw]
+    # A logistic of the raw score standardised within its branch: increasing in it by construction (a
+    # fit to pooled labels can flip its sign, since sources differ in how often the strong model wins at
+    # all), and multiple-choice and open questions each spread over the whole range, so one threshold
+    # sends a similar share of each up.
+    centres = branch_centres(model, rows, readings)
+    squashed = [squash(raw[j], *centres[branch_of(model, g)]) for j, g in enumerate(readings)]
 
     def rounded(values: Sequence[float]) -> list[float]:
         return [round(v, 6) for v in values]
@@ -277,10 +306,11 @@ def ship(rows: Sequence[rt.Row], readings: Sequence[Reading], figures: dict[str,
                 "length_sd": rounded(model.length_sd[branch]),
                 "alpha": model.alpha[branch],
                 "gamma": model.gamma[branch],
+                "centre": round(centres[branch][0], 6),
+                "spread": round(centres[branch][1], 6),
             }
             for branch in model.prior
         },
-        "squash": [round(a, 6), round(b, 6)],
         "calibration": rounded(weighted_quantiles(squashed, w, CALIBRATION_POINTS)),
         "calibration_sample": "the fitted prompts' scores, each source weighing the same",
         "loso_apgr": figures,

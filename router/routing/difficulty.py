@@ -10,7 +10,8 @@ questions (options on their own lines) and open questions are two branches, each
 * a *within-type* term: the question's log length standardised within its task type (a long maths
   problem is harder than a short one; a long essay request is not a long proof).
 
-The sum is squashed to [0, 1] by a logistic of its standardised value (so 0.5 is a typical question). Parameters are
+The sum is squashed to [0, 1] by a logistic of its value standardised within the branch (0.5 is a
+typical question of its branch, so one threshold sends a similar share of each branch up). Parameters are
 trained by ``bench/train_difficulty.py`` on every routing table in shared/ (RouteLLM's GSM8K and MMLU,
 arena-hard-auto's arena_bench_v1, h2o-LLM-eval, RouterArena: every model in them, each source weighing
 the same) and shipped as ``difficulty_model.json`` next to this file, with the tables' licences in
@@ -46,12 +47,14 @@ class _Branch:
     length_sd: tuple[float, ...]
     alpha: float
     gamma: float
+    centre: float
+    spread: float
+    """The raw score's mean and spread on the branch's fitted questions: the squash standardises by them."""
 
 
 @dataclass(frozen=True)
 class _Params:
     branches: dict[str, _Branch]
-    squash: tuple[float, float]
     calibration: tuple[float, ...]
     """Ascending score quantiles of the calibration sample (evenly spaced, 0 to 1)."""
 
@@ -95,12 +98,13 @@ def _params() -> _Params:
                 tuple(float(v) or 1.0 for v in b["length_sd"]),
                 float(b["alpha"]),
                 float(b["gamma"]),
+                float(b["centre"]),
+                float(b["spread"]) or 1.0,
             )
             for name, b in data["branches"].items()
         }
         params = _Params(
             branches=branches,
-            squash=(float(data["squash"][0]), float(data["squash"][1])),
             calibration=tuple(float(v) for v in data["calibration"]),
         )
     except (OSError, ValueError, KeyError, TypeError, IndexError, AttributeError) as exc:
@@ -130,7 +134,7 @@ def _score(question: str) -> tuple[float, str]:
     task = TASK_TYPES.index(u.task)
     raw = branch.alpha * sum(prob * prior for prob, prior in zip(u.vector, branch.prior, strict=False))
     raw += branch.gamma * (math.log1p(len(question)) - branch.length_mean[task]) / branch.length_sd[task]
-    z = p.squash[0] + p.squash[1] * raw
+    z = (raw - branch.centre) / branch.spread
     return 1.0 / (1.0 + math.exp(-max(-60.0, min(60.0, z)))), u.task
 
 
