@@ -32,7 +32,7 @@ CONFIG = textwrap.dedent(
     retry: {max_wait_s: 0}
     routing:
       strategy: auto
-      threshold: 0.2
+      threshold: 0.75
       tiers:
         fast: [cheap/cheap-1]
         strong: [big/big-1]

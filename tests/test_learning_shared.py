@@ -32,7 +32,7 @@ state: {{redis_url: "{redis_url}", key_prefix: "learn-shared:", timeout_s: 0.5}}
 server: {{api_key_envs: [{KEY_A}, {KEY_B}]}}
 routing:
   strategy: auto
-  threshold: 0.2
+  threshold: 0.75
   tiers: {{fast: [cheap/cheap-1], strong: [big/big-1]}}
   learning: {{enabled: true, explore_share: 0.0, min_evidence: 8}}
 providers:
