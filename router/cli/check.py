@@ -52,7 +52,8 @@ async def _ping_one(config: RouterConfig, provider: str) -> Ping:
     started = time.perf_counter()
     client = None
     try:
-        client = make_client(config, provider, model)
+        deployment = next((d.name for d in settings.deployments if d.has_key(settings)), None)
+        client = make_client(config, provider, model, deployment=deployment)  # the first deployment with a key
         timeout = min(settings.timeout_s, PING_TIMEOUT_S)
         reply = await asyncio.wait_for(
             client.achat([{"role": "user", "content": "ping"}], options=RequestOptions(max_tokens=1, temperature=0)),
@@ -79,7 +80,7 @@ def ping_all(config: RouterConfig) -> list[Ping]:
 
     from router.aio import run_sync
 
-    names = [name for name, s in config.providers.items() if s.api_key_env and s.has_key()]
+    names = [name for name, s in config.providers.items() if key_status(s) == "set"]
 
     async def run() -> list[Ping]:
         return list(await asyncio.gather(*(_ping_one(config, name) for name in names)))

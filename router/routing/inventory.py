@@ -37,7 +37,20 @@ class ModelRow:
         return data
 
 
+def key_env(settings: ProviderConfig) -> str | None:
+    """The variable a user would set: the provider's, or its first deployment's."""
+    if settings.deployments:
+        return settings.deployments[0].key_env(settings)
+    return settings.api_key_env
+
+
 def key_status(settings: ProviderConfig) -> str:
+    """``set`` when the provider (or any of its deployments) has its key, ``missing``, or ``not needed``."""
+    if settings.deployments:
+        envs = [d.key_env(settings) for d in settings.deployments]
+        if all(env is None for env in envs):
+            return "not needed"
+        return "set" if any(d.has_key(settings) for d in settings.deployments) else "missing"
     if settings.api_key_env is None:
         return "not needed"
     return "set" if settings.has_key() else "missing"
@@ -68,7 +81,7 @@ def rows(config: RouterConfig) -> list[ModelRow]:
                 provider=name, model=model.id, default=model.id == default_id, aliases=tuple(settings.aliases),
                 client=settings.client, tiers=tuple(tiers.get((name, model.id.lower()), ())),
                 context_window=model.context_window, price_in=model.price_in, price_out=model.price_out,
-                key_env=settings.api_key_env, key=status, usable=status != "missing" and installed, note=note,
+                key_env=key_env(settings), key=status, usable=status != "missing" and installed, note=note,
             ))  # fmt: skip
     return out
 
@@ -89,4 +102,4 @@ def price(value: float | None) -> str:
     return "-" if value is None else f"{value:g}"
 
 
-__all__ = ["ModelRow", "key_status", "load", "price", "rows"]
+__all__ = ["ModelRow", "key_env", "key_status", "load", "price", "rows"]

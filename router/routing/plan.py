@@ -104,6 +104,7 @@ def plan(
         elif settings.deployments:
             deployments, unkeyed = _keyed_deployments(name, settings, model.id)
             skipped.extend(unkeyed)
+            after.update((id(skip), len(candidates)) for skip in unkeyed)
             if not deployments:
                 env = settings.deployments[0].key_env(settings) or ""
                 if (name, env) not in missing:
