@@ -262,3 +262,47 @@ def test_decayed_counters_on_redis_match_memory(redis_server) -> None:  # type: 
 
     got, want = asyncio.run(run(redis)), asyncio.run(run(memory))
     assert got == pytest.approx(want) and got[:3] == pytest.approx([0.5 * 0.25 + 2.0, 0.25 * 0.25, 0.0])
+
+
+def test_within_a_tier_the_model_that_did_better_on_the_task_goes_first() -> None:
+    from router.routing.auto import choose
+    from router.routing.learning import Decision, Kind
+
+    text = CONFIG.replace("fast: [cheap/cheap-1]", "fast: [cheap/cheap-1, big/big-1]")
+    config = parse_config(text, "learn.yaml")
+
+    class U:
+        task, vector = "coding", ()
+
+    learner = Learner(config.routing.learning, MemoryStore(), clock=lambda: 100.0, understand=lambda q: U())
+    kind = Kind("coding", ("coding",))
+
+    async def run():  # type: ignore[no-untyped-def]
+        for _ in range(10):
+            await learner.observe(Decision(kind, "fast", "cheap/cheap-1", 0.1), 0.0, 1.0, 100.0)
+            await learner.observe(Decision(kind, "fast", "big/big-1", 0.1), 1.0, 1.0, 100.0)
+        return await learner.advise("any coding question", config.routing.tiers)
+
+    advice = asyncio.run(run())
+    assert advice.prefer == {"fast": ("big/big-1", "cheap/cheap-1")}
+    before = choose(EASY_FAST, "cot", config)
+    after = choose(EASY_FAST, "cot", config, advice=advice)
+    assert before.candidates[0] == ("cheap", "cheap-1") and after.candidates[0] == ("big", "big-1")
+    assert after.reason.endswith("; learned model order: big/big-1")
+
+
+EASY_FAST = "hi there"
+
+
+def test_a_filtered_reply_counts_as_a_failure_of_its_tier_without_any_feedback() -> None:
+    from router import FunctionLLM
+
+    config = parse_config(CONFIG, "learn.yaml")
+    filtered = FunctionLLM(lambda m, t: text_response("I can't", finish_reason="content_filter"), provider="cheap",
+                           model="cheap-1")  # fmt: skip
+    r = Router(config, clients={"cheap": filtered, "big": Echo("big")}, clock=lambda: 50.0)
+    answer = asyncio.run(r.achat([{"role": "user", "content": CODING[0]}], model="auto"))
+    record = json.loads(asyncio.run(r.state.note_get(f"answer:{answer.id}")) or "{}")
+    assert (record["src"], record["s"], record["w"], record["t"]) == ("content_filter", 0.0, 0.3, "fast")
+    n, total = asyncio.run(r.state.decay_read(STATS_KEY, ["*|fast|n", "*|fast|r"], 50.0, 7 * 86400))
+    assert (n, total) == (pytest.approx(0.3), pytest.approx(0.0))
