@@ -25,12 +25,14 @@ from __future__ import annotations
 
 import logging
 import math
+import operator
 import random
 import threading
 import time
 from collections import deque
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from router.errors import StateStoreUnavailableError
@@ -110,8 +112,9 @@ class Advice:
         return Decision(self.kind, tier, "", score, explored, a + b * score + offset)
 
 
-def _vector_fields(tier: str, dimension: int) -> list[str]:
-    return [f"v|{tier}|{j}" for j in range(dimension)]
+@lru_cache(maxsize=16)
+def _vector_fields(tier: str, dimension: int) -> tuple[str, ...]:
+    return tuple(f"v|{tier}|{j}" for j in range(dimension))
 
 
 def _stats_fields(kind: Kind) -> list[str]:
@@ -195,6 +198,7 @@ class Learner:
         self._recent: deque[float] = deque(maxlen=_CENTRE_OVER)
         self._recent_sum = 0.0
         self._lock = threading.Lock()
+        self._field_cache: dict[tuple[str, int, tuple[tuple[str, str], ...]], list[str]] = {}
 
     @property
     def half_life_s(self) -> float:
@@ -228,8 +232,7 @@ class Learner:
         """The learned adjustment for this question's kind (one store read)."""
         kind = self.kind(question)
         models = [(tier, entry) for tier, entries in (tiers or {}).items() for entry in entries]
-        fields = _stats_fields(kind)
-        fields += [f"{kind.task}|{tier}|m:{entry}|{s}" for tier, entry in models for s in ("n", "r")]
+        fields = self._fields(kind, models)
         try:
             values = await self.store.decay_read(STATS_KEY, fields, self.clock(), self._half_life_s)
         except StateStoreUnavailableError as exc:  # a store without a fallback: the prior, never a failed request
@@ -242,6 +245,18 @@ class Learner:
         stats = dict(zip(fields, values, strict=True))
         delta, evidence, expected = self._delta(kind, stats)
         return Advice(kind, delta, evidence, self._prefer(kind, models, stats), expected, self._explorer)
+
+    def _fields(self, kind: Kind, models: Sequence[tuple[str, str]]) -> list[str]:
+        """The fields one decision reads (cached: a few per task type and tier set)."""
+        key = (kind.task, len(kind.vector), tuple(models))
+        fields = self._field_cache.get(key)
+        if fields is None:
+            if len(self._field_cache) > 256:
+                self._field_cache.clear()
+            fields = _stats_fields(kind)
+            fields += [f"{kind.task}|{tier}|m:{entry}|{s}" for tier, entry in models for s in ("n", "r")]
+            self._field_cache[key] = fields
+        return fields
 
     def _degraded(self, why: str) -> None:
         if not self._warned:
@@ -266,7 +281,8 @@ class Learner:
             noise = _Z * math.sqrt(sum(0.25 / (counts[t] + _SHRINK) for t in ARMS))
         if kind.vector and _STEP:
             for t in ARMS:
-                residual[t] += sum(w * x for w, x in zip((stats[f] for f in _vector_fields(t, len(kind.vector))), kind.vector, strict=True))
+                weights = map(stats.__getitem__, _vector_fields(t, len(kind.vector)))
+                residual[t] += sum(map(operator.mul, weights, kind.vector))
         expected = {t: (line[t][0], line[t][1], residual[t]) for t in ARMS}
         if total < self.settings.min_evidence:
             return 0.0, 0, expected
