@@ -1,10 +1,11 @@
 """Does routing.learning pay where the prior is wrong, and do no harm where it is right? Zero model calls.
 
-    python bench/learning.py                 # 6 simulated users x 3 streams, learning on and off, ~3 minutes
-    python bench/learning.py --users 2 --per-kind 150
+    python bench/learning.py                 # 4 simulated users x 3 streams, learning on and off (~2 min idle,
+                                             # ~8 min on a loaded 2-core machine)
+    python bench/learning.py --users 2 --per-kind 150 --by subject
 
-Each simulated user's traffic is a few *kinds* of work (a GSM8K, an MMLU subject, the Arena prompts,
-a RouterArena benchmark family), drawn from the shared tables only (``../shared/datasets/routellm``,
+Each simulated user's traffic is 6 *kinds* of work (GSM8K, one of MMLU's own four categories, the
+Arena prompts, a RouterArena benchmark family; ``--by subject``: each MMLU subject), drawn from the shared tables only (``../shared/datasets/routellm``,
 ``routing-open``), shuffled. The strong tier is the stronger model of the table's pair, the fast
 tier the weaker. Through the public API only, as a user would: ``Router.aask(q, model="auto")``
 with scripted clients, and ``Router.afeedback(answer.id, score)`` with the outcome of the tier
@@ -278,7 +279,7 @@ async def _hmget_calls(redis_url: str | None) -> float:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--users", type=int, default=6)
+    parser.add_argument("--users", type=int, default=4)
     parser.add_argument("--kinds", type=int, default=6, help="kinds of work per user")
     parser.add_argument("--per-kind", type=int, default=250)
     parser.add_argument("--by", choices=("group", "subject"), default="group",
