@@ -124,7 +124,6 @@ def test_feedback_twice_replaces_instead_of_adding() -> None:
 
 
 def test_learning_sends_a_kind_the_fast_tier_fails_up_and_leaves_others_alone() -> None:
-    pytest.importorskip("router.understanding")  # kinds come from the question understanding
     r = make_router()
     before = r.ask(CODING[-1], model="auto", mode="cot")
     assert before.provider == "cheap" and "learned" not in before.route_reason

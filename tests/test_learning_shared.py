@@ -70,7 +70,6 @@ def servers(make_redis_server: Callable[..., RedisServer], serve, tmp_path: Path
 
 
 def test_feedback_through_one_process_changes_the_other_ones_next_decision(servers) -> None:  # type: ignore[no-untyped-def]
-    pytest.importorskip("router.understanding")  # kinds of question come from the question understanding
     one, two = servers
     _, model, reason = _ask(two, CODING[-1])
     assert model.startswith("cheap/") and "learned" not in reason

@@ -213,16 +213,14 @@ class Learner:
 
     def kind(self, question: str) -> Kind:
         understood = self._understood(question)
-        task = str(getattr(understood, "task", "chat"))
-        vector = tuple(float(v) for v in getattr(understood, "vector", ()) or ())
+        task = str(understood.task)
+        vector = tuple(float(v) for v in understood.vector)
         return Kind(task, (task,), vector)
 
     def _understood(self, question: str) -> Any:
         if self._understand is None:
-            try:
-                from router.understanding import understand
-            except ImportError:  # until the question understanding lands: one kind for every question
-                return None
+            from router.understanding import understand  # here: import router stays cheap
+
             self._understand = understand
         return self._understand(question)
 
