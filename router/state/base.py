@@ -20,6 +20,9 @@ Every method exists for one consumer:
   all-or-nothing across several buckets so a request is never counted against
   requests/minute when tokens/minute refused it.
 - ``add_spend`` / ``spend``: USD budgets per scope and day (``Budget``).
+- ``reserve_spend``: the server's budget reservations (``router.state.budget``): add
+  only when the total stays within a limit, in one step, so concurrent requests on
+  several gateways cannot all pass one check and overspend together.
 - ``remember_downgrade`` / ``forget_downgrade`` / ``downgrade_reason``: providers
   that refused native tools, so every process starts them in text ReAct.
 - ``cache_get`` / ``cache_set``: the optional exact response cache.
@@ -157,6 +160,11 @@ class StateStore(Protocol):
 
     async def spend(self, key: str) -> float:
         """The total spent under ``key`` (0.0 when absent)."""
+        ...
+
+    async def reserve_spend(self, key: str, usd: float, limit: float, ttl_s: float) -> tuple[bool, float]:
+        """Add ``usd`` to ``key`` only if the new total stays within ``limit``, atomically:
+        ``(True, new total)``, or ``(False, current total)`` with nothing added."""
         ...
 
     async def remember_downgrade(self, key: str, reason: str) -> None:

@@ -166,6 +166,23 @@ class FallbackStore:
 
         return await self._call(read)
 
+    async def reserve_spend(self, key: str, usd: float, limit: float, ttl_s: float) -> tuple[bool, float]:
+        async def reserve(store: StateStore) -> tuple[bool, float]:
+            if store is self.primary:
+                ok, total = await store.reserve_spend(key, usd, limit, ttl_s)
+                self._note_spend(key, total)
+                return ok, total
+            with self._lock:  # during an outage: count on from Redis's last total, replay the rest later
+                known = self._known_spend.get(key, 0.0)
+            ok, total = await store.reserve_spend(key, usd, limit - known, ttl_s)
+            if ok:
+                with self._lock:
+                    old, _ = self._pending_spend.get(key, (0.0, ttl_s))
+                    self._pending_spend[key] = (old + usd, ttl_s)
+            return ok, known + total
+
+        return await self._call(reserve)
+
     def _note_spend(self, key: str, total: float) -> None:
         """Remember Redis's total, so a budget keeps counting from it during an outage."""
         with self._lock:

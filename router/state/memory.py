@@ -141,6 +141,19 @@ class MemoryStore:
             self._wrote()
             return total
 
+    async def reserve_spend(self, key: str, usd: float, limit: float, ttl_s: float) -> tuple[bool, float]:
+        with self._lock:
+            now = self._clock()
+            total, expires = self._spend.get(key, (0.0, now + ttl_s))
+            if expires <= now:
+                total, expires = 0.0, now + ttl_s
+            if total + usd > limit:
+                return False, total
+            total += usd
+            self._spend[key] = (total, expires)
+            self._wrote()
+            return True, total
+
     async def spend(self, key: str) -> float:
         with self._lock:
             return self._live(self._spend, key) or 0.0

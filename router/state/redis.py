@@ -216,6 +216,15 @@ redis.call('PEXPIRE', KEYS[1], ARGV[3])
 return 1
 """
 
+# KEYS[1] spend key. ARGV: usd, limit, ttl_s (whole seconds)
+_RESERVE = """
+local total = tonumber(redis.call('GET', KEYS[1]) or '0')
+if total + tonumber(ARGV[1]) > tonumber(ARGV[2]) then return {0, tostring(total)} end
+total = redis.call('INCRBYFLOAT', KEYS[1], ARGV[1])
+redis.call('EXPIRE', KEYS[1], ARGV[3])
+return {1, total}
+"""
+
 
 def _float(value: Any) -> float | None:
     if value in (None, "", b""):
@@ -251,6 +260,7 @@ class _Connection:
         self.window_take = self.client.register_script(_WINDOW_TAKE)
         self.count_least = self.client.register_script(_COUNT_LEAST)
         self.count_add = self.client.register_script(_COUNT_ADD)
+        self.reserve = self.client.register_script(_RESERVE)
 
 
 class RedisStore:
@@ -357,6 +367,11 @@ class RedisStore:
 
         total, _ = await self._run("add_spend", add)
         return float(total)
+
+    async def reserve_spend(self, key: str, usd: float, limit: float, ttl_s: float) -> tuple[bool, float]:
+        args = [repr(float(usd)), repr(float(limit)), str(max(1, int(ttl_s)))]
+        ok, total = await self._run("reserve_spend", lambda c: c.reserve(keys=[f"{self._prefix}spend:{key}"], args=args))
+        return bool(ok), float(_text(total))
 
     async def spend(self, key: str) -> float:
         value = await self._run("spend", lambda c: c.client.get(f"{self._prefix}spend:{key}"))
