@@ -63,8 +63,8 @@ def app_factory() -> Any:
     return app
 
 
-def uvicorn_options(args: argparse.Namespace) -> dict[str, Any]:
-    from router.server.protocol import one_piece_protocol
+def uvicorn_options(args: argparse.Namespace, max_header_bytes: int | None = None) -> dict[str, Any]:
+    from router.server.protocol import MAX_HEAD_BYTES, one_piece_protocol
 
     options: dict[str, Any] = {
         "host": args.host,
@@ -78,6 +78,8 @@ def uvicorn_options(args: argparse.Namespace) -> dict[str, Any]:
     }
     protocol = one_piece_protocol()
     options["http"] = protocol if protocol is not None else "h11"
+    if protocol is None:  # h11 has its own cap on a request's head
+        options["h11_max_incomplete_event_size"] = max_header_bytes or MAX_HEAD_BYTES
     try:
         import uvloop  # noqa: F401
 
@@ -109,7 +111,7 @@ def main(argv: list[str], *, stderr: TextIO | None = None) -> int:
     except RouterError as exc:
         err.write("router serve: error: " + " ".join(str(exc).split()) + "\n")
         return EXIT_USAGE
-    options = uvicorn_options(args)
+    options = uvicorn_options(args, app.state.router.config.server.max_header_bytes)
     try:
         if args.workers == 1:
             freeze_startup_objects()
