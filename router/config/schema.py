@@ -79,6 +79,8 @@ class ModelConfig(_Strict):
     price_in: float | None = Field(default=None, ge=0, le=10_000)
     """USD per 1M input tokens; None when unknown (cost is then not reported)."""
     price_out: float | None = Field(default=None, ge=0, le=10_000)
+    max_output_tokens: int | None = Field(default=None, gt=0, le=10_000_000)
+    """The most tokens one reply may hold; what the server's budget reserves when a request sets no max_tokens."""
     capabilities: CapabilityOverride | None = None
     model_path: str | None = None
     """GGUF file for the in-process llama.cpp client."""
@@ -356,6 +358,14 @@ class ServerSettings(_Strict):
     """Extra keys (by variable name) that may read ``/status.json`` but not call the API: an operator's view."""
     status_decisions: int = Field(default=100, ge=1, le=1000)
     """How many recent decisions the status page keeps (per worker process)."""
+    budget_reserve_tokens: int = Field(default=4096, ge=1, le=10_000_000)
+    """Output tokens a request reserves against its key's budget when neither it nor its model caps them."""
+    body_timeout_s: float = Field(default=30.0, gt=0, le=3600)
+    """Deadline for receiving a request's whole body (a slow sender gets 408; it never held a slot)."""
+    max_concurrency_per_key: int | None = Field(default=None, ge=1, le=100_000)
+    """Requests in flight per key per worker; None: half of ``max_concurrency`` when several keys are accepted."""
+    max_header_bytes: int = Field(default=64 * 1024, ge=1024, le=16 * 1024 * 1024)
+    """Request line plus headers; larger: 431 and the connection closed, before authentication."""
 
     @field_validator("api_key_envs", "status_key_envs")
     @classmethod

@@ -29,7 +29,8 @@ from router.server.asgi import (
 from router.server.auth import KeyCheck
 from router.server.http_errors import failure
 from router.server.metrics import Metrics
-from router.server.pipeline import Gate, Pipeline
+from router.server.pipeline import Gate, Pipeline, Slots, Spending
+from router.server.protocol import limit_head_bytes
 
 logger = logging.getLogger("router.server")
 
@@ -55,8 +56,11 @@ def create_app(router: Engine, settings: ServerSettings | None = None, *, keys: 
     if open_circuits is None:
         open_circuits = getattr(router, "open_circuits", None)
     metrics = Metrics(open_circuits, decisions=settings.status_decisions)
+    limit_head_bytes(settings.max_header_bytes)
     dialects = _dialects.load(settings)
-    pipelines = {path: pipeline for pipeline in (Pipeline(router, settings, metrics, d) for d in dialects)
+    slots, spending = Slots(settings, metrics, keys.count), Spending(router, settings)
+    pipelines = {path: pipeline
+                 for pipeline in (Pipeline(router, settings, metrics, d, slots=slots, spending=spending) for d in dialects)
                  for path in pipeline.dialect.paths}
     created = int(time.time())
 

@@ -63,6 +63,11 @@ class KeyCheck:
                 found = name
         return found
 
+    @property
+    def count(self) -> int:
+        """How many keys are accepted (0: open)."""
+        return len(self._keys)
+
     def allows(self, authorization: bytes | None) -> bool:
         return self.open or self.which(authorization) is not None
 

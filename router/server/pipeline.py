@@ -1,9 +1,11 @@
 """The one request pipeline every dialect's endpoint runs on.
 
-``Gate`` (pure ASGI middleware, no per-request objects) checks the key and the
-concurrency limit in front of everything. ``Pipeline`` is one dialect's POST endpoint:
-body read, parse (the dialect's), budget, the request deadline, the engine call,
-metrics and ``x-router-*`` headers; streamed replies continue in ``router.server.stream``.
+``Gate`` (pure ASGI middleware, no per-request objects) checks the key in front of
+everything (the protocol already capped the request's head). ``Pipeline`` is one
+dialect's POST endpoint: the body read with its own deadline, then a slot (``Slots``:
+in all and per key), the parse (the dialect's), the budget reservation
+(``router.server.spend``), the request deadline, the engine call, settlement, metrics
+and ``x-router-*`` headers; streamed replies continue in ``router.server.stream``.
 A dialect only translates (``router.server.dialects.base``): what a request goes
 through is the same whichever wire format it came in.
 
@@ -41,6 +43,7 @@ from router.server.auth import KeyCheck
 from router.server.dialects.base import Call, Dialect, ReplyMeta, WireError
 from router.server.http_errors import HTTPFailure, failure, from_exception
 from router.server.metrics import Metrics
+from router.server.spend import Spending, after_failure
 from router.server.status.decisions import decision_of
 from router.types import Answer, Event
 
@@ -71,11 +74,61 @@ class ScopeHeaders(Mapping[str, str]):
         return len(self._raw)
 
 
+class Slots:
+    """Requests in flight, counted once their body is in: in all, and per key.
+
+    A request that is still sending its body holds nothing (it has its own deadline,
+    ``server.body_timeout_s``), so slow senders cannot shut others out; one key may hold
+    at most ``max_concurrency_per_key`` slots, so one caller cannot take them all.
+    """
+
+    def __init__(self, settings: ServerSettings, metrics: Metrics, keys: int) -> None:
+        self.metrics = metrics
+        self.total = settings.max_concurrency
+        per_key = settings.max_concurrency_per_key
+        if per_key is None:
+            per_key = max(1, settings.max_concurrency // 2) if keys > 1 else settings.max_concurrency
+        self.per_key = per_key
+        self._by_key: dict[str, int] = {}
+        self.busy = failure(429, f"the server is at its concurrency limit ({settings.max_concurrency} requests in "
+                            f"flight); retry after {settings.retry_after_s} s", code="server_busy",
+                            type="rate_limit_error", retry_after=settings.retry_after_s)
+        self.key_busy = failure(429, f"this key has {per_key} requests in flight, its share of the server "
+                                f"(server.max_concurrency_per_key); retry after {settings.retry_after_s} s",
+                                code="key_busy", type="rate_limit_error", retry_after=settings.retry_after_s)
+
+    def take(self, key: str | None) -> HTTPFailure | None:
+        """Take a slot for ``key``: None, or the 429 to answer instead."""
+        metrics = self.metrics
+        if metrics.in_flight >= self.total:
+            metrics.rejected.inc()
+            return self.busy
+        if key is not None:
+            held = self._by_key.get(key, 0)
+            if held >= self.per_key:
+                metrics.rejected.inc()
+                return self.key_busy
+            self._by_key[key] = held + 1
+        metrics.in_flight += 1
+        return None
+
+    def give_back(self, key: str | None) -> None:
+        self.metrics.in_flight -= 1
+        if key is not None:
+            held = self._by_key.get(key, 1) - 1
+            if held:
+                self._by_key[key] = held
+            else:
+                self._by_key.pop(key, None)
+
+
 class Pipeline:
     """One dialect's POST endpoint: what every request goes through, whatever its wire format."""
 
-    def __init__(self, router: Engine, settings: ServerSettings, metrics: Metrics, dialect: Dialect) -> None:
+    def __init__(self, router: Engine, settings: ServerSettings, metrics: Metrics, dialect: Dialect, *,
+                 slots: Slots, spending: Spending) -> None:
         self.router, self.settings, self.metrics, self.dialect = router, settings, metrics, dialect
+        self.slots, self.spending = slots, spending
         self.labels = (("endpoint", dialect.endpoint),)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
@@ -98,13 +151,15 @@ class Pipeline:
             logger.warning("%s failed: %s %s: %s", self.dialect.endpoint, fail.status, fail.code, fail.message)
         return fail
 
-    async def reply_failure(self, send: Send, fail: HTTPFailure, call: Call | None = None) -> int:
+    async def reply_failure(self, send: Send, fail: HTTPFailure, call: Call | None = None, *, close: bool = False) -> int:
         """A failure before any reply byte: a real status code, in the dialect's error shape."""
         self.count_failure(fail, call)
         status, body = self.dialect.error(fail)
         headers = fail.headers()
         if call is not None and call.reply_headers:
             headers += call.reply_headers
+        if close:  # the rest of the request may still be on its way: do not read it as the next one
+            headers.append((b"connection", b"close"))
         await respond(send, status, dumps(body), headers)
         return status
 
@@ -117,17 +172,6 @@ class Pipeline:
         except (ValueError, UnicodeDecodeError) as exc:
             raise WireError(400, f"the request body is not valid JSON ({exc})", code="invalid_json") from None
         return self.dialect.parse(data, ScopeHeaders(scope["headers"]))
-
-    def budget(self, scope: Scope) -> Any:
-        """The caller's daily USD budget (``server.budget_usd_per_day_per_key``), scoped by its key's variable name."""
-        limit = self.settings.budget_usd_per_day_per_key
-        name = scope.get("router.key")
-        state = getattr(self.router, "state", None)
-        if limit is None or name is None or state is None:
-            return None
-        from router.state.limits import Budget
-
-        return Budget(state, f"key:{name}", limit)
 
     def answer(self, call: Call, reply: ReplyMeta, caller: str | None) -> Any:
         """The engine call for a JSON reply (an awaitable Answer). The reply's id becomes ``Answer.id``
@@ -161,36 +205,56 @@ class Pipeline:
     async def _handle(self, scope: Scope, receive: Receive, send: Send, started: float) -> int:
         settings = self.settings
         try:
-            call = self.parse(await read_body(scope, receive, settings.max_body_bytes), scope)
+            async with asyncio.timeout(settings.body_timeout_s):
+                raw = await read_body(scope, receive, settings.max_body_bytes)
         except BodyTooLarge:
             return await self.reply_failure(send, failure(
                 413, f"the request body is larger than the limit of {settings.max_body_bytes} bytes",
                 code="request_too_large"))
+        except TimeoutError:
+            return await self.reply_failure(send, failure(
+                408, f"the request body did not arrive within {settings.body_timeout_s:g} s (server.body_timeout_s)",
+                code="body_timeout"), close=True)
         except ClientGone:
             return 499
+        key = scope.get("router.key")
+        busy = self.slots.take(key)
+        if busy is not None:
+            return await self.reply_failure(send, busy)
+        try:
+            return await self._answer_body(raw, scope, receive, send, started)
+        finally:
+            self.slots.give_back(key)
+
+    async def _answer_body(self, raw: bytes, scope: Scope, receive: Receive, send: Send, started: float) -> int:
+        try:
+            call = self.parse(raw, scope)
         except WireError as exc:
             return await self.reply_failure(send, failure(exc.status, str(exc), code=exc.code, param=exc.param))
-        budget = self.budget(scope)
-        try:
-            if budget is not None:
-                await budget.check()
-        except Exception as exc:
-            return await self.reply_failure(send, from_exception(exc), call)
+        budget = self.spending.budget(scope)
+        reservation = None
+        if budget is not None:
+            try:
+                reservation = await budget.reserve(self.spending.estimate(call, len(raw)))
+            except Exception as exc:
+                return await self.reply_failure(send, from_exception(exc), call)
         if call.stream:
             from router.server.stream import StreamReply
 
-            return await StreamReply(self, call, send, started, budget, caller=scope.get("router.key")).serve(receive)
+            return await StreamReply(self, call, send, started, budget, reservation,
+                                     caller=scope.get("router.key")).serve(receive)
         reply = self.meta()
         try:
-            async with asyncio.timeout(settings.request_timeout_s):
+            async with asyncio.timeout(self.settings.request_timeout_s):
                 answer = await self.answer(call, reply, scope.get("router.key"))
-            if budget is not None:
-                await budget.charge(answer.cost or 0.0)
         except Exception as exc:
+            await after_failure(budget, reservation, exc)
             fail = from_exception(exc)
             if fail.code == "internal_error":
                 logger.exception("internal error while answering")
             return await self.reply_failure(send, fail, call)
+        if budget is not None and reservation is not None:
+            await budget.settle(reservation, answer.cost)
         overhead_ms = max(0.0, time.perf_counter() - started - upstream_seconds(answer)) * 1000
         self.record(answer, overhead_ms)
         body = self.dialect.render(answer, call, self.meta(overhead_ms, reply.id))
@@ -202,15 +266,12 @@ class Pipeline:
 
 
 class Gate:
-    """Pure ASGI middleware in front of everything: keys, the in-flight limit, the dialects' endpoints."""
+    """Pure ASGI middleware in front of everything: the key, then the dialects' endpoints (or Starlette)."""
 
     def __init__(self, app: ASGIApp, *, keys: KeyCheck, settings: ServerSettings, metrics: Metrics,
                  pipelines: Mapping[str, Pipeline]) -> None:
         self.app, self.keys, self.settings, self.metrics = app, keys, settings, metrics
         self.pipelines = dict(pipelines)
-        self._busy = failure(429, f"the server is at its concurrency limit ({settings.max_concurrency} requests in "
-                             f"flight); retry after {settings.retry_after_s} s", code="server_busy",
-                             type="rate_limit_error", retry_after=settings.retry_after_s)
         self._unauthorized = failure(401, "invalid or missing API key: send 'Authorization: Bearer <key>' with a key "
                                      "this server accepts", code="invalid_api_key")
 
@@ -243,18 +304,9 @@ class Gate:
                 return
             scope["router.key"] = key_name
         if pipeline is not None:
-            metrics = self.metrics
-            if metrics.in_flight >= self.settings.max_concurrency:
-                metrics.rejected.inc()
-                await self._refuse(send, self._busy, pipeline, pipeline.dialect.endpoint)
-                return
-            metrics.in_flight += 1
-            try:
-                await pipeline(scope, receive, send)
-            finally:
-                metrics.in_flight -= 1
+            await pipeline(scope, receive, send)
             return
         await self.app(scope, receive, send)
 
 
-__all__ = ["OPEN_PATHS", "Gate", "Pipeline", "ScopeHeaders"]
+__all__ = ["OPEN_PATHS", "Gate", "Pipeline", "ScopeHeaders", "Slots", "Spending"]

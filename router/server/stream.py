@@ -6,6 +6,11 @@ real status code instead of a 200 with an error inside. After output has started
 failure ends the stream with the dialect's error event and no completion marker: a
 client never mistakes a truncated answer for a complete one. The bytes themselves are
 the dialect's (``StreamWriter``); this module decides when they are sent.
+
+Budget: a complete stream settles its reservation to the answer's cost. A stream the
+client drops, the upstream cuts after output, or a shutdown ends keeps the
+reservation as its charge (the provider generated, and billed, without telling us
+how much): dropped streams are never free.
 """
 
 from __future__ import annotations
@@ -18,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 from router.server.asgi import Receive, Send, header_value, upstream_seconds
 from router.server.dialects.base import Call
 from router.server.http_errors import HTTPFailure, failure, from_exception
+from router.server.spend import after_failure
 from router.types import Answer
 
 if TYPE_CHECKING:
@@ -30,8 +36,9 @@ SSE_HEADERS = [(b"content-type", b"text/event-stream; charset=utf-8"), (b"cache-
 
 class StreamReply:
     def __init__(self, pipeline: Pipeline, call: Call, send: Send, started: float, budget: Any = None,
-                 caller: str | None = None) -> None:
-        self.pipeline, self.call, self.send, self.started, self.budget = pipeline, call, send, started, budget
+                 reservation: Any = None, caller: str | None = None) -> None:
+        self.pipeline, self.call, self.send, self.started = pipeline, call, send, started
+        self.budget, self.reservation = budget, reservation
         self.caller = caller
         self.meta = pipeline.meta()
         self.writer = pipeline.dialect.stream(call, self.meta)
@@ -110,13 +117,15 @@ class StreamReply:
                         return await self._error(failure(502, f"the answer broke after it started: {event.reason}",
                                                          code="stream_broken", type="upstream_error"))
                     elif kind == "done":
-                        if self.budget is not None:
-                            await self.budget.charge(event.answer.cost or 0.0)
+                        if self.reservation is not None:
+                            await self.budget.settle(self.reservation, event.answer.cost)
                         return await self._finish(event.answer)
                     data = writer.event(event)
                     if data:
                         await self._write(data)
         except Exception as exc:
+            if not self.opened:  # nothing was sent: the reservation goes back unless a provider may have billed
+                await after_failure(self.budget, self.reservation, exc)
             fail = from_exception(exc)
             if fail.code == "internal_error":
                 logger.exception("internal error while streaming")
