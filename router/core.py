@@ -137,6 +137,13 @@ class Router:
         choice = choose(question, mode, self.config, self._latency, advice)
         if not choice.candidates:
             return route, None
+        providers = self.config.providers
+        default = providers.get(self.config.default)
+        if default is not None and default.has_key() and not default.small_model:
+            # auto never prefers a small local model (or a tier of models without keys) over a default that can answer
+            first = next((p for p, _ in choice.candidates if p in providers and providers[p].has_key()), None)
+            if first is None or providers[first].small_model:
+                return route, None
         (provider, model), rest = choice.candidates[0], choice.candidates[1:]
         decision = advice.decision(choice.tier, choice.score or 0.0, choice.explored) if advice else None
         return Route(provider, model, choice.reason, explicit=False, alternatives=rest), decision
@@ -145,11 +152,23 @@ class Router:
         if provider in self._clients:
             return self._clients[provider]
         key = (provider, model, deployment)
-        if key not in self._built:
-            from router.clients.factory import make_client
+        client = self._built.get(key)
+        if client is not None:
+            return client
+        from router.clients.factory import make_client
 
-            self._built[key] = make_client(self.config, provider, model, deployment)
-        return self._built[key]
+        settings = self.config.providers[provider]
+        if not any(m.id.lower() == model.lower() for m in settings.models):
+            # a model id the config does not list (any string a caller sends): it shares the provider's own
+            # client and pool and is not kept, so distinct names never build pools, descriptors or entries
+            base = self.client_for(provider, settings.default_model.id, deployment)
+            twin = getattr(base, "with_model", None)
+            if twin is not None:
+                from router.clients.wire import WireRules
+
+                return twin(model, WireRules.from_capabilities(settings.capabilities_for(model)))  # type: ignore[no-any-return]
+        client = self._built[key] = make_client(self.config, provider, model, deployment)
+        return client
 
     def _chain(self, plan: Plan, on_event: EventSink | None) -> ResilientClient:
         def client(provider: str, model: str, deployment: str | None = None) -> LLMClient:
@@ -179,7 +198,9 @@ class Router:
                                             c.settings.max_retries, key_id=key_fingerprint(deployment.api_key(c.settings)),
                                             key_env=deployment.key_env(c.settings), member=member))  # fmt: skip
         notify = (lambda text: on_event(NoticeEvent(text))) if on_event is not None else None
+        switch = (lambda p, m, why: on_event(RouteEvent(p, m, why))) if on_event is not None else None
         return ResilientClient(candidates, retry=self.config.retry, sleep=self._sleep, breaker=self._breaker, notify=notify,
+                               on_switch=switch,
                                deadlines=Deadlines.from_settings(self.config.deadlines), guards=self._guards,
                                cache=self._cache, balancer=self.balancer)  # fmt: skip
 

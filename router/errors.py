@@ -8,7 +8,8 @@ catch one type; the subclasses let them react to the cause::
     │   └── MissingAPIKeyError       a provider about to be called has no key in the env
     ├── UsageError                   a bad argument from the caller (unknown mode, provider ...)
     │   ├── UnknownAnswerError       feedback on an answer id that is unknown or expired (404)
-    │   └── FeedbackRefusedError     feedback on an answer another key received (403)
+    │   ├── FeedbackRefusedError     feedback on an answer another key received (403)
+    │   └── InvalidInputError        the caller's input cannot be sent at all (a lone surrogate)
     ├── ProviderError                a provider call failed (kind says why)
     │   ├── AuthenticationError      401 / 403: never retried
     │   ├── RateLimitError           429: retried, honouring Retry-After
@@ -104,6 +105,15 @@ class UnknownAnswerError(UsageError):
 
 class FeedbackRefusedError(UsageError):
     """Feedback on an answer that was given to another caller (another API key)."""
+
+
+class InvalidInputError(UsageError):
+    """The caller's input cannot be sent as it is, found by a client before anything left the process.
+
+    Text with a lone surrogate (``"\\ud800"``, which JSON can carry but UTF-8 cannot) fails
+    to encode: that is the caller's mistake (HTTP 400), never a provider's failure, so it
+    moves no breaker and tries no fallback.
+    """
 
 
 class ProviderError(RouterError):
@@ -266,6 +276,7 @@ __all__ = [
     "ContentPolicyError",
     "ContextWindowExceededError",
     "FeedbackRefusedError",
+    "InvalidInputError",
     "LoopLimitError",
     "MalformedResponseError",
     "McpError",

@@ -123,6 +123,8 @@ class Attempt:
     latency_s: float = 0.0
     deployment: str | None = None
     """The configured deployment name (never its key or URL); None: the provider's implicit one."""
+    retry_after_s: float | None = None
+    """A rate-limited try: how long the provider said to wait (its Retry-After), when it said."""
 
 
 @dataclass(frozen=True)

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import asyncio
 import atexit
+import copy
 import json
 import time
 import weakref
@@ -31,6 +32,7 @@ from router.clients.sdk_errors import map_sdk_error, retry_after_seconds, says_t
 from router.clients.streaming import StreamAssembler
 from router.clients.wire import DEFAULT_RULES, WireRules, prepare_messages, redact_reply, response_from_completion
 from router.errors import (
+    InvalidInputError,
     MalformedResponseError,
     ProviderError,
     ProviderUnavailableError,
@@ -125,6 +127,10 @@ class CompletionsClient(SyncClient):
         """Re-raise ``exc`` as a router error chained to it (scrubbed of secrets first)."""
         if isinstance(exc, RouterError):
             raise exc
+        if isinstance(exc, UnicodeEncodeError):  # our own request failed to encode: the caller's text, not the reply
+            bad = exc.object[exc.start:exc.end] if isinstance(exc.object, str) else ""
+            raise InvalidInputError(f"the request cannot be sent: it contains {bad!r}, which is not valid Unicode "
+                                    "(a lone surrogate); send text as valid UTF-8") from None
         error = self._map_error(exc, had_tools)
         scrub_exception(exc, self._secret)
         if error is None:
@@ -292,6 +298,15 @@ class OpenAIClient(CompletionsClient):
     def __repr__(self) -> str:
         return f"OpenAIClient(provider={self.provider!r}, model={self.model!r}, base_url={self.base_url!r})"
 
+    def with_model(self, model: str, rules: WireRules | None = None) -> OpenAIClient:
+        """This client for another model id, on the same connection pools (one per loop, owned by ``self``):
+        a model a caller names ad hoc costs no pool and no descriptor. Closing the twin closes nothing."""
+        twin = copy.copy(self)
+        twin.model = model
+        twin.rules = rules or self.rules
+        twin._pool_owner = self
+        return twin
+
     def _base_request(self) -> dict[str, Any]:
         return {"model": self.model}
 
@@ -305,7 +320,7 @@ class OpenAIClient(CompletionsClient):
             if not _exit_hook:
                 atexit.register(_close_at_exit)
                 _exit_hook.append(True)
-            _open_clients.add(self)
+            _open_clients.add(self._pool_owner or self)
             self._by_loop[loop] = sdk
         return sdk
 
@@ -345,8 +360,12 @@ class OpenAIClient(CompletionsClient):
             return map_lean_error(exc, provider=self.provider, model=self.model, had_tools=had_tools, secret=self._secret)
         return super()._map_error(exc, had_tools)
 
+    _pool_owner: OpenAIClient | None = None
+
     async def aclose(self) -> None:
         """Closes the connections of every loop this client was used on (others' from their own loop)."""
+        if self._pool_owner is not None:  # a twin (``with_model``): the pools are its owner's
+            return
         current = asyncio.get_running_loop()
         clients, self._by_loop = self._by_loop, {}
         for loop, sdk in clients.items():

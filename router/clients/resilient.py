@@ -101,6 +101,7 @@ class ResilientClient(SyncClient):
         base_delay_s: float = 0.5,
         rng: random.Random | None = None,
         notify: Callable[[str], None] | None = None,
+        on_switch: Callable[[str, str, str], None] | None = None,
         deadlines: Deadlines | None = None,
         guards: Guards | None = None,
         cache: ResponseCache | None = None,
@@ -128,6 +129,8 @@ class ResilientClient(SyncClient):
         self._clock = clock
         self._rng = rng or _JITTER  # seeding a Random per chain costs ~40 us: one per process is enough
         self._notify = notify
+        self._on_switch = on_switch
+        """Told (provider, model, why) when a fallback is asked: a stream can then name who answers."""
         self._clean: set[str] = set()
 
     def __repr__(self) -> str:
@@ -216,6 +219,8 @@ class ResilientClient(SyncClient):
         failed = next((a for a in reversed(attempts) if not a.ok and not (a.error or "").startswith("skipped")), None)
         if failed is not None:
             self._say(f"{failed.provider}: {reason_of(failed)}; falling back to {candidate.provider}/{candidate.model}")
+            if self._on_switch is not None:
+                self._on_switch(candidate.provider, candidate.model, f"fallback after {failed.provider}/{failed.model} failed")
 
     # --- after a try ------------------------------------------------------------------
 
@@ -240,7 +245,8 @@ class ResilientClient(SyncClient):
         An error that stops the whole chain (``_stops``) is re-raised here with the record attached.
         """
         latency = self._clock() - started
-        attempts.append(candidate.attempt(False, error_kind=exc.kind, error=redact(str(exc)), latency_s=latency))
+        attempts.append(candidate.attempt(False, error_kind=exc.kind, error=redact(str(exc)), latency_s=latency,
+                                          retry_after_s=exc.retry_after if exc.kind == "rate_limit" else None))
         still_closed = True
         if _counts_against_provider(exc):
             still_closed = (await self.breaker.record_failure(candidate.state_key)).allowed

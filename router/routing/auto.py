@@ -42,8 +42,13 @@ class LatencyBook:
         self._seen: dict[tuple[str, str], float] = {}
         self._lock = threading.Lock()
 
+    MAX_ENTRIES = 1024
+    """Model names come from callers (the server's ``model`` field): past this many the book starts again."""
+
     def observe(self, provider: str, model: str, seconds: float) -> None:
         with self._lock:
+            if len(self._seen) >= self.MAX_ENTRIES and (provider, model) not in self._seen:
+                self._seen.clear()
             old = self._seen.get((provider, model))
             self._seen[(provider, model)] = seconds if old is None else old + self._weight * (seconds - old)
 

@@ -11,7 +11,10 @@ Decisions (documented in docs/server.md):
 * feedback on an unknown or expired answer id -> 404 ``answer_not_found``; on another key's answer
   -> 403 ``not_your_answer``;
 * the daily USD budget is spent -> 429 ``budget_exceeded``;
-* configuration problems (a missing provider key) -> 500 ``config_error``, naming the variable.
+* configuration problems (a missing provider key, every candidate without a key) -> 500
+  ``gateway_misconfigured``, naming the variable, with ``x-should-retry: false`` (the SDKs
+  retry a 500 otherwise: three tries of a request that cannot succeed);
+* every candidate rate-limited -> 429 with the longest ``Retry-After`` a provider gave.
 
 Messages are the errors' own one-line texts, which the clients already redact; a
 stack trace never leaves the process.
@@ -28,6 +31,7 @@ from router.errors import (
     ConfigError,
     FeedbackRefusedError,
     MessageChainError,
+    MissingAPIKeyError,
     ProviderError,
     RouterError,
     UnknownAnswerError,
@@ -43,14 +47,20 @@ class HTTPFailure:
     message: str
     param: str | None = None
     retry_after: int | None = None
+    final: bool = False
+    """Retrying will not help (the gateway is misconfigured): ``x-should-retry: false``, which the openai and
+    anthropic SDKs obey instead of retrying a 5xx."""
 
     def body(self) -> dict[str, object]:
         return {"error": {"message": self.message, "type": self.type, "param": self.param, "code": self.code}}
 
     def headers(self) -> list[tuple[bytes, bytes]]:
-        if self.retry_after is None:
-            return []
-        return [(b"retry-after", str(self.retry_after).encode())]
+        headers = []
+        if self.retry_after is not None:
+            headers.append((b"retry-after", str(self.retry_after).encode()))
+        if self.final:
+            headers.append((b"x-should-retry", b"false"))
+        return headers
 
 
 _PROVIDER = {
@@ -73,12 +83,23 @@ def _retry_after(seconds: float | None) -> int | None:
     return max(1, math.ceil(seconds))
 
 
+_RATE_LIMITED = frozenset({"rate_limit", "rate_limited", "cooling"})
+"""The provider's 429, the client-side limit's skip, a deployment cooling down after one."""
+_UNCONFIGURED = frozenset({"no_key", "not_installed", "config"})
+"""Candidates the gateway itself cannot call: its operator has to act, not the caller."""
+
+
 def _exhausted(exc: AllProvidersFailedError) -> HTTPFailure:
     kinds = {getattr(a, "error_kind", None) for a in exc.attempts if not getattr(a, "ok", True)}
     kinds.discard(None)
-    if kinds and kinds <= {"rate_limit", "rate_limited", "cooling"}:  # upstream 429s, or every deployment at its cap
-        waits = [getattr(a, "wait_s", 0.0) for a in exc.attempts]
-        return HTTPFailure(429, "rate_limit_error", "upstream_rate_limited", _one_line(exc), retry_after=_retry_after(max(waits, default=1.0)) or 1)
+    if kinds and kinds <= _RATE_LIMITED:  # upstream 429s, client-side limits, or every deployment at its cap
+        # the longest wait any provider asked for, else the longest the client-side limits need
+        said = [a.retry_after_s for a in exc.attempts if getattr(a, "retry_after_s", None) is not None]
+        waits = said or [getattr(a, "wait_s", 0.0) for a in exc.attempts]
+        return HTTPFailure(429, "rate_limit_error", "upstream_rate_limited", _one_line(exc),
+                           retry_after=_retry_after(max(waits, default=1.0)) or 1)
+    if kinds and kinds <= _UNCONFIGURED:
+        return misconfigured(_one_line(exc))
     if kinds == {"timeout"}:
         return HTTPFailure(504, "timeout_error", "upstream_timeout", _one_line(exc))
     if kinds == {"bad_request"}:
@@ -113,8 +134,11 @@ def from_exception(exc: BaseException) -> HTTPFailure:
         return HTTPFailure(400, "invalid_request_error", "invalid_request", _one_line(exc))
     if isinstance(exc, BudgetExceededError):
         return HTTPFailure(429, "insufficient_quota", "budget_exceeded", _one_line(exc), retry_after=3600)
+    if isinstance(exc, MissingAPIKeyError) and exc.env_var:
+        return misconfigured(f"provider {exc.provider!r} has no API key on this server (the variable {exc.env_var} is "
+                             "not set)")
     if isinstance(exc, ConfigError):
-        return HTTPFailure(500, "server_error", "config_error", _one_line(exc))
+        return misconfigured(_one_line(exc))
     if isinstance(exc, TimeoutError):
         return HTTPFailure(504, "timeout_error", "request_timeout", "the request took longer than the server's deadline")
     if isinstance(exc, RouterError):
@@ -122,9 +146,17 @@ def from_exception(exc: BaseException) -> HTTPFailure:
     return HTTPFailure(500, "server_error", "internal_error", f"internal error ({type(exc).__name__}); see the server log")
 
 
+def misconfigured(reason: str) -> HTTPFailure:
+    """The gateway cannot answer as configured: a 500 that says so, and that a retry will not help."""
+    reason = reason.replace(" (or try --provider mock)", "")  # the CLI's hint means nothing to an HTTP caller
+    return HTTPFailure(500, "server_error", "gateway_misconfigured",
+                       f"the gateway is misconfigured: {reason}; retrying will not help, ask its operator to fix it",
+                       final=True)
+
+
 def failure(status: int, message: str, *, code: str, type: str = "invalid_request_error", param: str | None = None,
             retry_after: int | None = None) -> HTTPFailure:
     return HTTPFailure(status, type, code, message, param, retry_after)
 
 
-__all__ = ["HTTPFailure", "failure", "from_exception", "model_not_found"]
+__all__ = ["HTTPFailure", "failure", "from_exception", "misconfigured", "model_not_found"]

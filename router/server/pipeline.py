@@ -40,7 +40,7 @@ from router.server.asgi import (
     upstream_seconds,
 )
 from router.server.auth import KeyCheck
-from router.server.dialects.base import Call, Dialect, ReplyMeta, WireError
+from router.server.dialects.base import Call, Dialect, ReplyMeta, WireError, text_chars
 from router.server.http_errors import HTTPFailure, failure, from_exception
 from router.server.metrics import Metrics
 from router.server.spend import Spending, after_failure
@@ -49,6 +49,7 @@ from router.types import Answer, Event
 
 logger = logging.getLogger("router.server")
 
+UNLISTED = "(unlisted)"
 OPEN_PATHS = frozenset({"/healthz", "/status", "/status.json"})  # status.json checks API and status keys itself
 
 
@@ -130,6 +131,9 @@ class Pipeline:
         self.router, self.settings, self.metrics, self.dialect = router, settings, metrics, dialect
         self.slots, self.spending = slots, spending
         self.labels = (("endpoint", dialect.endpoint),)
+        self.max_question_chars = router.config.limits.max_question_chars
+        self._listed = frozenset((name, m.id) for name, p in router.config.providers.items() for m in p.models)
+        """Metric series are per listed model only: a caller's ad-hoc model names share one series."""
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         started = time.perf_counter()
@@ -171,7 +175,15 @@ class Pipeline:
             data = fastjson.loads(raw)
         except (ValueError, UnicodeDecodeError) as exc:
             raise WireError(400, f"the request body is not valid JSON ({exc})", code="invalid_json") from None
-        return self.dialect.parse(data, ScopeHeaders(scope["headers"]))
+        except RecursionError:
+            raise WireError(400, "the request body is nested too deeply to read (JSON deeper than about 1,000 levels)",
+                            code="invalid_json") from None
+        call = self.dialect.parse(data, ScopeHeaders(scope["headers"]))
+        chars = text_chars(call.messages)
+        if chars > self.max_question_chars:  # on every path, not only the modes' (aask checks its question too)
+            raise WireError(400, f"messages: {chars:,} characters of text, more than limits.max_question_chars "
+                            f"({self.max_question_chars:,})", code="question_too_long", param="messages")
+        return call
 
     def answer(self, call: Call, reply: ReplyMeta, caller: str | None) -> Any:
         """The engine call for a JSON reply (an awaitable Answer). The reply's id becomes ``Answer.id``
@@ -197,7 +209,8 @@ class Pipeline:
                                           tier=self.router.config.routing.tier_of(answer.provider, answer.model) or ""))
         metrics.overhead.observe(overhead_ms / 1000, self.labels)
         fell_back = any(not a.ok and a.error_kind not in ("no_key", "not_installed") for a in answer.attempts)
-        metrics.record_answer(answer.provider, answer.model, answer.usage.prompt_tokens, answer.usage.completion_tokens,
+        model = answer.model if (answer.provider, answer.model) in self._listed else UNLISTED
+        metrics.record_answer(answer.provider, model, answer.usage.prompt_tokens, answer.usage.completion_tokens,
                               answer.cost, fell_back, answer.deployment)
 
     # -- one request ----------------------------------------------------------------------------------

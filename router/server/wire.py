@@ -54,7 +54,8 @@ class ChatCompletionRequest(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     messages: list[dict[str, Any]] = Field(min_length=1)
-    model: str = Field(default="auto", min_length=1)
+    model: str | None = Field(default=None, min_length=1)
+    """None (no ``model`` sent) is the configured ``default:``; ``auto`` asks for the automatic choice."""
     stream: bool | None = False
     stream_options: StreamOptions | None = None
     tools: list[dict[str, Any]] | None = None
@@ -101,6 +102,13 @@ def parse_request(data: Any, *, max_messages: int) -> ChatCompletionRequest:
     if "functions" in data or "function_call" in data:
         raise WireError(400, "the legacy 'functions'/'function_call' parameters are not supported; use 'tools'",
                         code="unsupported_parameter", param="functions" if "functions" in data else "function_call")
+    messages = data.get("messages")
+    if isinstance(messages, list) and len(messages) > max_messages:  # cheap checks before the costly validation
+        raise WireError(400, f"messages: {len(messages)} messages, the limit is {max_messages}",
+                        code="too_many_messages", param="messages")
+    if data.get("n") not in (None, 1):
+        raise WireError(400, f"n: only one choice is produced per request (n={data.get('n')!r}); send n=1 or leave "
+                        "it out, and make several requests for several answers", code="unsupported_parameter", param="n")
     try:
         request = ChatCompletionRequest.model_validate(data)
     except ValidationError as exc:
@@ -111,9 +119,6 @@ def parse_request(data: Any, *, max_messages: int) -> ChatCompletionRequest:
                             param=where) from None
         message = str(first["msg"]).removeprefix("Value error, ")
         raise WireError(400, f"{where}: {message}", code="invalid_request", param=where) from None
-    if len(request.messages) > max_messages:
-        raise WireError(400, f"messages: {len(request.messages)} messages, the limit is {max_messages}",
-                        code="too_many_messages", param="messages")
     if request.tools is not None and request.mode is not None:
         raise WireError(400, "'mode' cannot be combined with 'tools': with its own tools the server is a gateway "
                         "(server-side tools run only in mode react)", code="invalid_request", param="mode")

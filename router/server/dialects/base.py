@@ -107,6 +107,20 @@ class Dialect(Protocol):
         ...
 
 
+def text_chars(messages: list[dict[str, Any]]) -> int:
+    """Characters of text the messages carry (string contents and text parts), what ``max_question_chars`` bounds."""
+    total = 0
+    for message in messages:
+        content = message.get("content") if isinstance(message, dict) else None
+        if isinstance(content, str):
+            total += len(content)
+        elif isinstance(content, list):
+            for part in content:
+                if isinstance(part, dict) and isinstance(part.get("text"), str):
+                    total += len(part["text"])
+    return total
+
+
 def split_question(messages: list[dict[str, Any]]) -> tuple[str, list[dict[str, Any]]]:
     """The question (the last message, a user's) and the history before it, for ``aask``."""
     last = messages[-1]
@@ -122,4 +136,4 @@ def split_question(messages: list[dict[str, Any]]) -> tuple[str, list[dict[str, 
     return content, messages[:-1]
 
 
-__all__ = ["Call", "Dialect", "ReplyMeta", "StreamWriter", "WireError", "split_question"]
+__all__ = ["Call", "Dialect", "ReplyMeta", "StreamWriter", "WireError", "split_question", "text_chars"]

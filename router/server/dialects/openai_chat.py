@@ -44,6 +44,11 @@ class OpenAIChat:
 
     def parse(self, data: Any, headers: Mapping[str, str]) -> Call:
         request = parse_request(data, max_messages=self.max_messages)
+        for message in request.messages:
+            if message.get("role") == "tool" and isinstance(message.get("content"), list):
+                text = text_parts(message["content"])
+                if text is not None:  # the spec allows an array of text parts; providers take one string
+                    message["content"] = text
         problems = validate_messages(request.messages)
         if problems:
             raise WireError(400, "messages: " + "; ".join(problems), code="invalid_messages", param="messages")
@@ -63,6 +68,16 @@ class OpenAIChat:
 
     def error(self, fail: HTTPFailure) -> tuple[int, dict[str, Any]]:
         return fail.status, fail.body()
+
+
+def text_parts(parts: list[Any]) -> str | None:
+    """The text of an array of ``{"type": "text", "text": ...}`` parts; None when any part is something else."""
+    texts = []
+    for part in parts:
+        if not (isinstance(part, dict) and part.get("type") == "text" and isinstance(part.get("text"), str)):
+            return None
+        texts.append(part["text"])
+    return "\n".join(texts)
 
 
 class ChatStream:
@@ -110,4 +125,4 @@ class ChatStream:
         return sse_error(fail.body())
 
 
-__all__ = ["ChatStream", "OpenAIChat"]
+__all__ = ["ChatStream", "OpenAIChat", "text_parts"]
