@@ -305,3 +305,57 @@ providers:
     assert grown_rss < 20, f"RSS grew {grown_rss:.1f} MiB over 1,450 more model names"
     series = [line for line in metrics.splitlines() if line.startswith("router_tokens_total{")]
     assert len(series) <= 4 and "m1499" not in metrics, series[:10]
+
+
+def test_an_upstream_stream_is_cut_at_max_reply_chars_and_says_so(fake_server: FakeOpenAIServer,
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    from server_harness import parse_sse
+
+    monkeypatch.setenv(UPSTREAM_KEY_ENV, "sk-upstream-test")
+    config = upstream_config(fake_server.base_url, extra="limits: {max_reply_chars: 1000}")
+    server = ServerThread(create_app(make_engine(config), ServerSettings(), keys=KeyCheck([SERVER_KEY.encode()]))).start()
+    try:
+        fake_server.enqueue(Text("y" * 50_000, chunk_size=100))
+        raw = httpx.post(server.url + "/v1/chat/completions", headers=AUTH, timeout=30,
+                         json={"model": "fake/fake-model", "messages": HELLO, "stream": True})
+    finally:
+        server.stop()
+    chunks, done = parse_sse(raw.content)
+    text = "".join(c["choices"][0]["delta"].get("content") or "" for c in chunks if c.get("choices"))
+    assert not done and chunks[-1]["error"]["code"] == "reply_too_large"
+    assert "limits.max_reply_chars (1,000 characters)" in chunks[-1]["error"]["message"]
+    assert len(text) <= 1000
+
+
+def test_an_upstream_json_reply_past_the_bound_is_not_read(fake_server: FakeOpenAIServer,
+                                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(UPSTREAM_KEY_ENV, "sk-upstream-test")
+    config = upstream_config(fake_server.base_url, extra="limits: {max_reply_chars: 1000}")  # ~1.06 MB of JSON
+    server = ServerThread(create_app(make_engine(config), ServerSettings(), keys=KeyCheck([SERVER_KEY.encode()]))).start()
+    try:
+        fake_server.default_reply = Text("z" * 3_000_000)
+        raw = httpx.post(server.url + "/v1/chat/completions", headers=AUTH, timeout=30,
+                         json={"model": "fake/fake-model", "messages": HELLO})
+    finally:
+        server.stop()
+    assert raw.status_code in (502, 503), raw.text[:200]
+    assert "limits.max_reply_chars" in check("error", raw.json())["error"]["message"]
+
+
+def test_a_100_mb_tool_result_is_bounded_in_the_answers_record() -> None:
+    from router import Router
+    from router.clients.mock import ScriptedLLM, text_response, tool_call_response
+    from router.config import parse_config
+    from router.tools.registry import ToolRegistry, tool
+
+    @tool
+    def dump(size: int) -> str:
+        """Returns a very large text."""
+        return "d" * size
+
+    config = parse_config("default: fake\nproviders:\n  fake:\n    client: mock\n    models: [{id: fake-model}]\n")
+    llm = ScriptedLLM([tool_call_response(("dump", {"size": 100_000_000})), text_response("done")])
+    answer = Router(config, clients={"fake": llm}, registry=ToolRegistry([dump])).ask("dump it", mode="react")
+    record = answer.tool_records[0]
+    assert record.tool == "dump" and len(record.result) <= 100_200
+    assert "the result had 100000000 characters" in record.result

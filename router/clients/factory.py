@@ -60,7 +60,10 @@ def make_client(
         from router.clients.openai import OpenAIClient
 
         assert provider.base_url is not None  # guaranteed by the config's cross-checks
-        return OpenAIClient(base_url=provider.base_url, api_key=key or NO_KEY, transport=provider.transport, **common)
+        from router.clients.lean import reply_byte_limit
+
+        return OpenAIClient(base_url=provider.base_url, api_key=key or NO_KEY, transport=provider.transport,
+                            max_reply_bytes=reply_byte_limit(config.limits.max_reply_chars), **common)
     from router.clients.litellm import LiteLLMClient
 
     # without a key variable litellm finds its own (ANTHROPIC_API_KEY, ...) unless the server is ours

@@ -45,6 +45,14 @@ def httptools_available() -> bool:
     return True
 
 
+class ReplyTooLarge(ValueError):
+    """A reply body past the client's byte limit (from ``limits.max_reply_chars``): not read further."""
+
+    def __init__(self, limit: int) -> None:
+        super().__init__(f"the reply is larger than {limit:,} bytes (the bound set by limits.max_reply_chars); "
+                         "it was not read further")
+
+
 class Response:
     """Status and headers of a reply whose body is being read (``read`` or ``iter_any``)."""
 
@@ -55,13 +63,29 @@ class Response:
         self.status: int = conn.status
         self.headers: dict[str, str] = conn.header_map()
 
-    async def read(self) -> bytes:
+    async def read(self, limit: int | None = None) -> bytes:
+        """The whole body; past ``limit`` bytes the connection is closed and ``ReplyTooLarge`` raised."""
         conn = self._conn
-        while not conn.complete:
+        if limit is None:
+            while not conn.complete:
+                await conn.wait()
+            body = conn.take_body()
+            conn.finish()
+            return body
+        pieces: list[bytes] = []
+        size = 0
+        while True:
+            piece = conn.take_body()
+            if piece:
+                pieces.append(piece)
+                size += len(piece)
+                if size > limit:
+                    conn.finish()  # not complete: closed, never reused half-read
+                    raise ReplyTooLarge(limit)
+            if conn.complete:
+                conn.finish()
+                return pieces[0] if len(pieces) == 1 else b"".join(pieces)
             await conn.wait()
-        body = conn.take_body()
-        conn.finish()
-        return body
 
     async def iter_any(self) -> AsyncIterator[bytes]:
         conn = self._conn

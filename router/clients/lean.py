@@ -104,13 +104,16 @@ class LeanChat:
     """
 
     def __init__(
-        self, *, base_url: str, api_key: str | None, timeout_s: float, key_env: str | None = None, engine: str = "auto"
+        self, *, base_url: str, api_key: str | None, timeout_s: float, key_env: str | None = None, engine: str = "auto",
+        max_reply_bytes: int | None = None,
     ) -> None:
         """``engine``: ``http1`` (``router.clients.http1``, the default when httptools is installed and no
         proxy is configured for the URL) or ``aiohttp`` (proxies, or no httptools)."""
         from router.clients.http1 import httptools_available
 
         self.url = base_url.rstrip("/") + "/chat/completions"
+        self.max_reply_bytes = max_reply_bytes
+        """A JSON reply past this many bytes is not read (a 100 MB reply would cost several times that in memory)."""
         problem = key_problem(api_key)
         holder = f"the key in {key_env}" if key_env else "the API key"
         self._key_problem = f"illegal header value: {holder} {problem}" if problem else None
@@ -150,7 +153,7 @@ class LeanChat:
             response = await self._pool.post(self._stream_head if streamed else self._head, data)
             if streamed:
                 return self._stream(response)
-            raw = await response.read()
+            raw = await response.read(self.max_reply_bytes)
             if response.status >= 300:
                 raise HTTPStatusFailure(response.status, raw, response.headers)
             return fastjson.loads(raw)
@@ -158,7 +161,7 @@ class LeanChat:
             headers = {**self._headers, "Accept": "text/event-stream"}
             return self._stream(await self._session.post(self.url, data=data, headers=headers))
         async with self._session.post(self.url, data=data, headers=self._headers) as aio_response:
-            raw = await aio_response.read()
+            raw = await _read_bounded(aio_response, self.max_reply_bytes)
             if aio_response.status >= 300:
                 raise HTTPStatusFailure(aio_response.status, raw, aio_response.headers)
         return fastjson.loads(raw)
@@ -185,6 +188,27 @@ class LeanChat:
             await self._pool.close()
         else:
             await self._session.close()
+
+
+def reply_byte_limit(max_reply_chars: int) -> int:
+    """Bytes a JSON reply may take for ``max_reply_chars`` of text: escapes, tool calls and reasoning included."""
+    return 8 * max_reply_chars + (1 << 20)
+
+
+async def _read_bounded(response: Any, limit: int | None) -> bytes:
+    if limit is None:
+        return await response.read()  # type: ignore[no-any-return]
+    from router.clients.http1 import ReplyTooLarge
+
+    pieces: list[bytes] = []
+    size = 0
+    async for piece in response.content.iter_any():
+        pieces.append(piece)
+        size += len(piece)
+        if size > limit:
+            response.close()
+            raise ReplyTooLarge(limit)
+    return b"".join(pieces)
 
 
 def _ssl_context() -> Any:

@@ -266,6 +266,7 @@ class OpenAIClient(CompletionsClient):
         rules: WireRules | None = None,
         key_env: str | None = None,
         transport: str = "auto",
+        max_reply_bytes: int | None = None,
     ) -> None:
         """``transport``: ``lean`` (the JSON spoken directly, see ``router.clients.lean``; ``lean-aiohttp``
         forces its aiohttp engine), ``sdk`` (the openai SDK, on aiohttp when installed, else httpx), or the
@@ -291,6 +292,7 @@ class OpenAIClient(CompletionsClient):
         self._extra_body_key = None if self.transport == "lean" else "extra_body"  # the SDK refuses unknown keywords
         self._http_client = http_client
         self._lean_engine = "aiohttp" if transport == "lean-aiohttp" else "auto"
+        self._max_reply_bytes = max_reply_bytes
         self._by_loop: dict[asyncio.AbstractEventLoop, Any] = {}
         """One connection pool (SDK client or lean session) per event loop: pools belong to the loop that opened
         them, and the same client is used from the sync API's core loop and from callers' own loops."""
@@ -332,7 +334,7 @@ class OpenAIClient(CompletionsClient):
 
             return LeanChat(
                 base_url=self.base_url, api_key=self._secret, timeout_s=self.timeout_s, key_env=self._key_env,
-                engine=self._lean_engine,
+                engine=self._lean_engine, max_reply_bytes=self._max_reply_bytes,
             )
         import openai
 

@@ -49,6 +49,10 @@ def parse_native_arguments(raw: str) -> tuple[dict[str, Any] | None, str | None]
     return value, None
 
 
+RECORD_MAX_CHARS = 100_000
+"""Characters of a tool's result kept in its ``ToolRecord`` (at least ``loop.max_result_chars``)."""
+
+
 def truncate(text: str, limit: int) -> str:
     if len(text) <= limit:
         return text
@@ -189,8 +193,14 @@ class ToolRunner:
             error = describe_tool_error(pending.exception)
             return f"Error: tool {call.name} failed: {error}", self._record(call, step, "", error, pending.duration_s)
         text = result_to_text(pending.value)
-        record = self._record(call, step, text, result_error(pending.value), pending.duration_s)
+        record = self._record(call, step, truncate(text, self._record_chars()), result_error(pending.value),
+                              pending.duration_s)
         return truncate(text, self.settings.max_result_chars), record
+
+    def _record_chars(self) -> int:
+        """A record keeps more than the model is shown, but never all of it: a tool returning 100 MB must not
+        keep 100 MB in every answer (and in the server's ``router`` extension)."""
+        return max(self.settings.max_result_chars, RECORD_MAX_CHARS)
 
     # --- background tasks -------------------------------------------------------------------
 
@@ -212,7 +222,8 @@ class ToolRunner:
                 status, text = "failed", ""
                 error = describe_tool_error(pending.exception)
             else:
-                text, error = result_to_text(pending.value), result_error(pending.value)
+                text = truncate(result_to_text(pending.value), self._record_chars())
+                error = result_error(pending.value)
                 status = "failed" if error else "completed"
             self.records[task.record_index] = ToolRecord(
                 tool=task.tool, arguments=task.arguments, result=text, error=error, duration_s=pending.duration_s,

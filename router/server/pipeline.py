@@ -132,6 +132,7 @@ class Pipeline:
         self.slots, self.spending = slots, spending
         self.labels = (("endpoint", dialect.endpoint),)
         self.max_question_chars = router.config.limits.max_question_chars
+        self.max_reply_chars = router.config.limits.max_reply_chars
         self._listed = frozenset((name, m.id) for name, p in router.config.providers.items() for m in p.models)
         """Metric series are per listed model only: a caller's ad-hoc model names share one series."""
 

@@ -105,6 +105,7 @@ class StreamReply:
     async def run(self) -> int:
         events = self.pipeline.events(self.call, self.meta, self.caller)
         writer = self.writer
+        limit, chars = self.pipeline.max_reply_chars, 0
         try:
             async with asyncio.timeout(self.pipeline.settings.request_timeout_s):
                 async for event in events:
@@ -120,6 +121,12 @@ class StreamReply:
                         if self.reservation is not None:
                             await self.budget.settle(self.reservation, event.answer.cost)
                         return await self._finish(event.answer)
+                    elif kind == "text":
+                        chars += len(event.text)
+                        if chars > limit:  # the rest is not read: the upstream connection closes with the events
+                            return await self._error(failure(
+                                502, f"the reply passed limits.max_reply_chars ({limit:,} characters); the rest was "
+                                "not read", code="reply_too_large", type="upstream_error"))
                     data = writer.event(event)
                     if data:
                         await self._write(data)
