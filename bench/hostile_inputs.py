@@ -15,7 +15,11 @@ a FIFO, a 200 MB sparse ``.env``: item 17, timed and traced like the rest) and h
 tools (item 16: a healthy tool's calls after 200 abandoned calls of a hung one, against
 the same calls with nothing hung; target: every healthy call succeeds, p50 within 2x).
 
-    python bench/hostile_inputs.py [--repeats 3]
+    python bench/hostile_inputs.py [--repeats 3] [--gateway]
+
+``--gateway`` also runs hostile callers against a running gateway (issue 18, items 3-6 and 8:
+slow bodies, 4,000 model names, 64 MB headers, 100 MB upstream replies, 140,000 messages, lone
+surrogates, 100,000-deep JSON): see ``bench/gateway_attacks.py``, about a minute.
 """
 
 from __future__ import annotations
@@ -220,10 +224,23 @@ def measure(fn: Callable[[], object], repeats: int) -> tuple[float, float]:
     return worst, peak / 1e6
 
 
+def gateway_section() -> None:
+    """Hostile callers against a gateway process (its own module: it starts servers)."""
+    sys.path.insert(0, str(REPO / "bench"))
+    from gateway_attacks import gateway_figures
+
+    print("gateway (router serve in its own process, a local upstream):")
+    for line in gateway_figures():
+        print(f"  {line}")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--gateway", action="store_true", help="also attack a running gateway (about a minute)")
     args = parser.parse_args()
+    if args.gateway:
+        gateway_section()
 
     normal_config = (REPO / "providers.yaml").read_text(encoding="utf-8")
     baselines: dict[str, Callable[[], object]] = {

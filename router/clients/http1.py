@@ -45,6 +45,10 @@ def httptools_available() -> bool:
     return True
 
 
+HIGH_WATER = 1 << 20
+"""Body bytes buffered before the connection stops reading (a 100 MB stream is read as fast as it is used)."""
+
+
 class ReplyTooLarge(ValueError):
     """A reply body past the client's byte limit (from ``limits.max_reply_chars``): not read further."""
 
@@ -66,12 +70,6 @@ class Response:
     async def read(self, limit: int | None = None) -> bytes:
         """The whole body; past ``limit`` bytes the connection is closed and ``ReplyTooLarge`` raised."""
         conn = self._conn
-        if limit is None:
-            while not conn.complete:
-                await conn.wait()
-            body = conn.take_body()
-            conn.finish()
-            return body
         pieces: list[bytes] = []
         size = 0
         while True:
@@ -79,7 +77,7 @@ class Response:
             if piece:
                 pieces.append(piece)
                 size += len(piece)
-                if size > limit:
+                if limit is not None and size > limit:
                     conn.finish()  # not complete: closed, never reused half-read
                     raise ReplyTooLarge(limit)
             if conn.complete:
@@ -123,6 +121,8 @@ class _Connection(asyncio.Protocol):
         self.received = False
         self.framed = False  # content-length or chunked: the end of the body is known without EOF
         self.body: deque[bytes] = deque()
+        self.buffered = 0
+        self.paused = False
         self.decoder: Any = None
         self.error: BaseException | None = None
         self.waiter: asyncio.Future[None] | None = None
@@ -174,7 +174,12 @@ class _Connection(asyncio.Protocol):
         self._wake()
 
     def on_body(self, body: bytes) -> None:
-        self.body.append(self.decoder.decompress(body) if self.decoder is not None else body)
+        piece = self.decoder.decompress(body) if self.decoder is not None else body
+        self.body.append(piece)
+        self.buffered += len(piece)
+        if self.buffered > HIGH_WATER and not self.paused and self.transport is not None:
+            self.paused = True  # the reader is slower than the network: stop reading until it catches up
+            self.transport.pause_reading()
         self._wake()
 
     def on_message_complete(self) -> None:
@@ -223,6 +228,11 @@ class _Connection(asyncio.Protocol):
 
     def take_body(self) -> bytes:
         body = self.body
+        self.buffered = 0
+        if self.paused:
+            self.paused = False
+            if self.transport is not None and not self.closed:
+                self.transport.resume_reading()
         if not body:
             return b""
         if len(body) == 1:
