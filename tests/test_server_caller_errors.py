@@ -61,7 +61,9 @@ def test_too_many_messages_is_refused_before_the_request_is_validated(serve: Any
     server = serve(max_messages=100, max_body_bytes=8 * 1024 * 1024)
     body = {"model": "auto", "temperature": 7, "messages": [{"role": "user", "content": "x"}] * 140_000}
     message = _error(_post(server, body), 400, "too_many_messages")  # not the temperature: counted first
-    assert "140000 messages, the limit is 100" in message
+    assert "140,000 messages (counted before parsing), the limit is 100" in message
+    fewer = {**body, "messages": body["messages"][:150]}  # a small body is parsed, then counted exactly
+    assert "150 messages, the limit is 100" in _error(_post(server, fewer), 400, "too_many_messages")
 
 
 # --- 6. a lone surrogate is the caller's mistake --------------------------------------------------
