@@ -29,7 +29,7 @@ from router.server.asgi import (
 from router.server.auth import KeyCheck
 from router.server.http_errors import failure
 from router.server.metrics import Metrics
-from router.server.pipeline import Gate, Pipeline, Slots, Spending
+from router.server.pipeline import BodyDeadlines, Gate, Pipeline, Slots, Spending
 from router.server.protocol import limit_head_bytes
 
 logger = logging.getLogger("router.server")
@@ -59,8 +59,10 @@ def create_app(router: Engine, settings: ServerSettings | None = None, *, keys: 
     limit_head_bytes(settings.max_header_bytes)
     dialects = _dialects.load(settings)
     slots, spending = Slots(settings, metrics, keys.count), Spending(router, settings)
+    body_deadlines = BodyDeadlines(settings.body_timeout_s)
     pipelines = {path: pipeline
-                 for pipeline in (Pipeline(router, settings, metrics, d, slots=slots, spending=spending) for d in dialects)
+                 for pipeline in (Pipeline(router, settings, metrics, d, slots=slots, spending=spending,
+                                           body_deadlines=body_deadlines) for d in dialects)
                  for path in pipeline.dialect.paths}
     created = int(time.time())
 
@@ -98,6 +100,7 @@ def create_app(router: Engine, settings: ServerSettings | None = None, *, keys: 
         try:
             yield
         finally:
+            body_deadlines.close()
             await router.aclose()
 
     from router.server import feedback

@@ -40,6 +40,7 @@ from router.server.asgi import (
     upstream_seconds,
 )
 from router.server.auth import KeyCheck
+from router.server.body_deadline import BodyDeadlines
 from router.server.dialects.base import Call, Dialect, ReplyMeta, WireError, text_chars
 from router.server.http_errors import HTTPFailure, failure, from_exception
 from router.server.metrics import Metrics
@@ -128,9 +129,9 @@ class Pipeline:
     """One dialect's POST endpoint: what every request goes through, whatever its wire format."""
 
     def __init__(self, router: Engine, settings: ServerSettings, metrics: Metrics, dialect: Dialect, *,
-                 slots: Slots, spending: Spending) -> None:
+                 slots: Slots, spending: Spending, body_deadlines: BodyDeadlines) -> None:
         self.router, self.settings, self.metrics, self.dialect = router, settings, metrics, dialect
-        self.slots, self.spending = slots, spending
+        self.slots, self.spending, self.body_deadlines = slots, spending, body_deadlines
         self.labels = (("endpoint", dialect.endpoint),)
         self.max_question_chars = router.config.limits.max_question_chars
         self.max_roles = 2 * settings.max_messages + 1000
@@ -226,19 +227,23 @@ class Pipeline:
 
     async def _handle(self, scope: Scope, receive: Receive, send: Send, started: float) -> int:
         settings = self.settings
+        reader = self.body_deadlines.start()
         try:
-            async with asyncio.timeout(settings.body_timeout_s):
-                raw = await read_body(scope, receive, settings.max_body_bytes)
+            raw = await read_body(scope, receive, settings.max_body_bytes)
+        except asyncio.CancelledError:
+            if not self.body_deadlines.expired(reader):
+                raise
+            return await self.reply_failure(send, failure(
+                408, f"the request body did not arrive within {settings.body_timeout_s:g} s (server.body_timeout_s)",
+                code="body_timeout"), close=True)
         except BodyTooLarge:
             return await self.reply_failure(send, failure(
                 413, f"the request body is larger than the limit of {settings.max_body_bytes} bytes",
                 code="request_too_large"))
-        except TimeoutError:
-            return await self.reply_failure(send, failure(
-                408, f"the request body did not arrive within {settings.body_timeout_s:g} s (server.body_timeout_s)",
-                code="body_timeout"), close=True)
         except ClientGone:
             return 499
+        finally:
+            self.body_deadlines.stop(reader)
         key = scope.get("router.key")
         busy = self.slots.take(key)
         if busy is not None:
@@ -331,4 +336,4 @@ class Gate:
         await self.app(scope, receive, send)
 
 
-__all__ = ["OPEN_PATHS", "Gate", "Pipeline", "ScopeHeaders", "Slots", "Spending"]
+__all__ = ["OPEN_PATHS", "BodyDeadlines", "Gate", "Pipeline", "ScopeHeaders", "Slots", "Spending"]
