@@ -78,9 +78,8 @@ def test_a_lone_surrogate_is_a_400_and_never_opens_the_breaker(serve: Any, fake_
         assert "lone surrogate" in message
     assert not fake_server.requests, "nothing that cannot be encoded is sent"
     good = _post(server, {"model": "fake/fake-model", "messages": HELLO})
-    assert good.status_code == 200 and good.json()["router"]["attempts"] == [
-        {"provider": "fake", "model": "fake-model", "ok": True, "error_kind": None, "error": None, "wait_s": 0.0,
-         "latency_s": good.json()["router"]["attempts"][0]["latency_s"]}]
+    attempts = good.json()["router"]["attempts"]
+    assert good.status_code == 200 and [(a["provider"], a["ok"]) for a in attempts] == [("fake", True)]
     assert "router_open_circuits 0" in httpx.get(server.url + "/metrics", headers=AUTH).text
 
 
