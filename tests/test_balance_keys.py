@@ -75,3 +75,38 @@ def test_a_401_about_the_key_puts_out_the_key_on_that_deployment_for_every_model
     answers = [_ask(router, model)[0] for model in ("big-model", "small-model") for _ in range(3)]
     router.close()
     assert set(answers) == {"two"} and len(one.requests) == 1  # one refusal; then skipped for both models
+
+
+def test_router_check_shows_a_refused_key_and_clears_it_for_every_process(
+    make_fake_server: Callable[[], FakeOpenAIServer], redis_server: object, tmp_path: object,
+) -> None:
+    import io
+    from pathlib import Path
+
+    from router.cli import main
+
+    one, two = make_fake_server(), make_fake_server()
+    one.default_reply = two.default_reply = Text("fine")
+    yaml = _config(one, two) + f"state: {{redis_url: {redis_server.url}, key_prefix: 'check-test:'}}\n"  # type: ignore[attr-defined]
+    path = Path(str(tmp_path)) / "providers.yaml"
+    path.write_text(yaml, encoding="utf-8")
+    gateway = Router(parse_config(yaml, str(path)))  # a gateway process's router: its refusal is shared
+    one.enqueue(Unauthorized())
+    assert _ask(gateway, "big-model")[0] == "two"
+    gateway.close()
+
+    def check(*argv: str) -> tuple[int, str, str]:
+        out, err = io.StringIO(), io.StringIO()
+        code = main(["check", "--config", str(path), *argv], stdin=io.StringIO(""), stdout=out, stderr=err)
+        return code, out.getvalue(), err.getvalue()
+
+    code, out, _ = check()
+    assert code == 1, out
+    assert "problem: out: pooled/big-model@one: OUT" in out and f"in {KEY_ENVS[0]} refused" in out
+    assert "sk-" not in out
+    code, out, err = check("--clear-key", "pooled/three")
+    assert code == 2 and "no deployment 'three'" in err
+    code, out, _ = check("--clear-key", "pooled/one")
+    assert code == 0 and out == "cleared: pooled@one\n"
+    code, out, _ = check()
+    assert code == 0 and "OUT" not in out

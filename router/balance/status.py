@@ -7,8 +7,7 @@ model), requests in flight, the latency average and the headroom under the caps.
 ``describe`` turns that into lines for ``router check`` or a status page.
 ``clear_refused_key(router, provider, deployment=None)`` brings a quarantined key back
 at once in every process sharing the store, instead of waiting out its day or
-rotating the key (the documented way: ``python -c "import router.balance.status as s;
-..."`` until the CLI wires it as ``router check --clear-key PROVIDER[/DEPLOYMENT]``).
+rotating the key (``python -m router check --clear-key PROVIDER[/DEPLOYMENT]`` calls it).
 Secrets never appear: keys are named by their variable, deployments by their name.
 """
 

@@ -1,10 +1,12 @@
-"""``python -m router check [--ping] [--config PATH] [--json]``: is this setup ready to answer?
+"""``python -m router check [--ping] [--clear-key P[/D]] [--config PATH] [--json]``: is this setup ready to answer?
 
 Validates providers.yaml (a problem is one line naming file:line, exit 2), says
 which providers.yaml and which ``.env`` were used and which keys are set (never
 their values), and whether anyone can answer at all. ``--ping`` sends a one-token
-request to every provider whose key is set and reports each reply or error.
-Exit 0 when everything checked is fine, 1 on any problem found, 2 for a bad config.
+request to every provider whose key is set and reports each reply or error. The
+health of every deployment (breaker, a 429 cooldown, a refused key) is read from the
+state store, so with Redis it is what every gateway process sees; ``--clear-key``
+brings a refused key back for all of them. Exit 0 when everything checked is fine, 1 on any problem found, 2 for a bad config.
 """
 
 from __future__ import annotations
@@ -37,7 +39,39 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--ping", action="store_true", help="send a one-token request to each provider whose key is set")
     parser.add_argument("--config", help="providers.yaml (default: $ROUTER_CONFIG, ./providers.yaml, packaged)")
     parser.add_argument("--json", action="store_true", help="the report as one JSON object")
+    parser.add_argument("--clear-key", metavar="PROVIDER[/DEPLOYMENT]",
+                        help="bring back a key the provider refused (401/403) in every process sharing the state store")
     return parser
+
+
+def health(config: RouterConfig) -> tuple[list[str], list[str]]:
+    """One line per provider/model/deployment as the shared store sees it, and the ones that are out."""
+    from router.aio import run_sync
+    from router.balance.status import deployment_status, describe
+    from router.core import Router
+
+    async def read() -> list[Any]:
+        async with Router(config) as router:
+            return await deployment_status(router)
+
+    states = run_sync(read())
+    lines = describe(states)
+    return lines, [line for line, state in zip(lines, states, strict=True) if not state.healthy]
+
+
+def clear_key(config: RouterConfig, target: str) -> list[str]:
+    """``provider`` or ``provider/deployment``: what was cleared (a ``UsageError`` names the choices)."""
+    from router.aio import run_sync
+    from router.balance.status import clear_refused_key
+    from router.core import Router
+
+    provider, _, deployment = target.partition("/")
+
+    async def clear() -> list[str]:
+        async with Router(config) as router:
+            return await clear_refused_key(router, provider, deployment or None)
+
+    return run_sync(clear())
 
 
 async def _ping_one(config: RouterConfig, provider: str) -> Ping:
@@ -88,9 +122,10 @@ def ping_all(config: RouterConfig) -> list[Ping]:
     return run_sync(run()) if names else []
 
 
-def report(config: RouterConfig, pings: list[Ping] | None) -> tuple[dict[str, Any], list[str]]:
+def report(config: RouterConfig, pings: list[Ping] | None,
+           deployments: tuple[list[str], list[str]] = ([], [])) -> tuple[dict[str, Any], list[str]]:
     """The report and the problems found in it."""
-    problems: list[str] = []
+    problems: list[str] = [f"out: {line}" for line in deployments[1]]
     table = rows(config)
     providers: dict[str, dict[str, Any]] = {}
     for row in table:
@@ -116,6 +151,7 @@ def report(config: RouterConfig, pings: list[Ping] | None) -> tuple[dict[str, An
         "first_to_answer": answering[0] if answering else None,
         "providers": providers,
         "pings": [ping.__dict__ for ping in pings] if pings is not None else None,
+        "deployments": deployments[0],
         "problems": problems,
     }
     return data, problems
@@ -134,6 +170,10 @@ def _print(data: dict[str, Any], out: TextIO) -> None:
         out.write(f"default provider {data['default']} cannot answer now (no key): {first} answers first\n")
     elif first:
         out.write(f"default provider {first} is ready\n")
+    if data["deployments"]:
+        out.write("health:\n")
+        for line in data["deployments"]:
+            out.write(f"  {line}\n")
     if data["pings"] is not None:
         out.write("ping:\n" if data["pings"] else "ping: no provider has a key set; nothing to ping\n")
         for ping in data["pings"]:
@@ -152,8 +192,18 @@ def main(argv: list[str], *, stdout: TextIO, stderr: TextIO) -> int:
     config = load(args.config, stderr)
     if config is None:
         return 2
+    if args.clear_key:
+        from router.errors import UsageError
+
+        try:
+            cleared = clear_key(config, args.clear_key)
+        except UsageError as exc:
+            stderr.write(f"router check: --clear-key: {exc}\n")
+            return 2
+        stdout.write(f"cleared: {', '.join(cleared)}\n" if cleared else f"nothing to clear for {args.clear_key}\n")
+        return 0
     pings = ping_all(config) if args.ping else None
-    data, problems = report(config, pings)
+    data, problems = report(config, pings, health(config))
     if args.json:
         stdout.write(json.dumps(data, ensure_ascii=False, indent=2) + "\n")
     else:
