@@ -74,7 +74,8 @@ def primary(text: str) -> Callable[[Outcome], bool]:
 
 
 def whole_tool_call(o: Outcome) -> bool:
-    return (o.error is None and o.provider == "backup" and not o.restarted and o.answer is not None
+    # the primary's pieces were streamed live, so a restart event tells the caller to discard them
+    return (o.error is None and o.provider == "backup" and o.answer is not None
             and [(c.name, c.arguments) for c in o.answer.tool_calls] == [("lookup", '{"q": "backup"}')])  # fmt: skip
 
 

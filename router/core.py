@@ -406,6 +406,10 @@ class Router:
                     from router.types import TextEvent
 
                     on_event(TextEvent(event.text, reasoning=event.kind == "reasoning"))
+                elif event.kind == "tool_call" and on_event is not None:
+                    from router.types import ToolCallDeltaEvent
+
+                    on_event(ToolCallDeltaEvent(event.index or 0, event.tool_call_id, event.name, event.text))
             assert response is not None  # the chain raises when a stream ends without done
         else:
             response = await chain.achat(messages, tools=tools, options=options)
@@ -458,7 +462,8 @@ class Router:
         run_sync(self.afeedback(answer_id, score, comment=comment))
 
     async def astream_chat(self, messages: list[dict[str, Any]], **kwargs: Any) -> AsyncIterator[Event]:
-        """``achat`` as events: text deltas, one ToolCallEvent per complete call, then ``DoneEvent``."""
+        """``achat`` as events: text deltas, tool-call pieces as they arrive (``ToolCallDeltaEvent``), one
+        ToolCallEvent per complete call, then ``DoneEvent``."""
         from router.aio import events_of
         from router.types import ToolCallEvent
 

@@ -101,12 +101,18 @@ class Usage:
     prompt_tokens: int = 0
     completion_tokens: int = 0
     total_tokens: int = 0
+    cache_read_tokens: int = 0
+    """Prompt tokens served from the provider's prompt cache (part of ``prompt_tokens``), when it reports them."""
+    cache_write_tokens: int = 0
+    """Prompt tokens written to the provider's prompt cache (part of ``prompt_tokens``), when it reports them."""
 
     def __add__(self, other: Usage) -> Usage:
         return Usage(
             self.prompt_tokens + other.prompt_tokens,
             self.completion_tokens + other.completion_tokens,
             self.total_tokens + other.total_tokens,
+            self.cache_read_tokens + other.cache_read_tokens,
+            self.cache_write_tokens + other.cache_write_tokens,
         )
 
 
@@ -278,6 +284,24 @@ class ToolCallEvent:
 
 
 @dataclass(frozen=True)
+class ToolCallDeltaEvent:
+    """A piece of a tool call the model is still writing (gateway streams: the caller runs its own tools).
+
+    ``index`` tells the calls of one reply apart; ``call_id`` and ``name`` are set once
+    known (usually on the first piece); ``arguments`` is the next fragment of the
+    argument JSON, so the fragments of one call joined are its arguments so far.
+    The complete calls arrive in ``DoneEvent.answer.tool_calls``, whose ids and
+    arguments are authoritative (a missing id is generated there).
+    """
+
+    index: int
+    call_id: str | None
+    name: str | None
+    arguments: str = ""
+    kind: Literal["tool_call_delta"] = "tool_call_delta"
+
+
+@dataclass(frozen=True)
 class ToolResultEvent:
     name: str
     call_id: str
@@ -314,7 +338,10 @@ class DoneEvent:
     kind: Literal["done"] = "done"
 
 
-Event = NoticeEvent | ModeEvent | RouteEvent | ToolCallEvent | ToolResultEvent | TextEvent | RestartEvent | DoneEvent
+Event = (
+    NoticeEvent | ModeEvent | RouteEvent | ToolCallEvent | ToolCallDeltaEvent | ToolResultEvent | TextEvent | RestartEvent
+    | DoneEvent
+)
 
 
 __all__ = [
@@ -336,6 +363,7 @@ __all__ = [
     "StreamEventKind",
     "TextEvent",
     "ToolCall",
+    "ToolCallDeltaEvent",
     "ToolCallEvent",
     "ToolRecord",
     "ToolResultEvent",

@@ -165,8 +165,13 @@ def test_a_stream_cut_mid_tool_call_never_delivers_half_a_call(make_fake_server:
     with make_router(config(primary.base_url, backup.base_url)) as router:
         outcome = ask(router, stream=True, tools=TOOLS)
     assert outcome.error is None and outcome.provider == "backup"
-    assert not outcome.restarted  # no text had been shown: a transparent fallback
-    [call] = outcome.answer.tool_calls
+    # the primary's pieces were streamed as they came, so the caller is told to discard them
+    assert outcome.restarted
+    shown = [e for e in outcome.events if e.kind == "tool_call_delta"]
+    restart_at = next(i for i, e in enumerate(outcome.events) if e.kind == "restart")
+    after = "".join(e.arguments for e in outcome.events[restart_at:] if e.kind == "tool_call_delta")
+    assert shown and after == '{"q": "from the backup"}'  # what a caller honouring the restart shows
+    [call] = outcome.answer.tool_calls  # the answer holds the backup's whole call, never half of the primary's
     assert (call.name, call.arguments) == ("lookup", '{"q": "from the backup"}')
 
 

@@ -13,10 +13,11 @@ Retry-After exceeds the wait cap, context window exceeded, content policy, auth
 requests. ``ToolsUnsupportedError`` stops everything: the caller downgrades to
 the text tool protocol, which is cheaper and more faithful than switching provider.
 
-Streams: tool-call fragments are held back until the stream completes, so a
-call is never half delivered. A stream that breaks before any text was shown
-falls back transparently; after text was shown the next try starts with a
-``restart`` event (discard what was shown). A stream that ends without a finish
+Streams: text and tool-call fragments are passed on as they arrive (a caller
+running its own tools shows the arguments being written). A stream that breaks
+before anything was shown falls back transparently; after text or a tool-call
+piece was shown the next try starts with a ``restart`` event (discard what was
+shown). A stream that ends without a finish
 (no ``done``) is a failure, never an answer.
 
 Deployments: a provider that lists ``deployments`` is one candidate per deployment,
@@ -414,8 +415,7 @@ class ResilientClient(SyncClient):
                             restart = None
                         started = self._clock()
                         first_token: float | None = None
-                        shown = False
-                        held: list[StreamEvent] = []  # tool-call fragments: delivered only with a complete reply
+                        shown = False  # text or a tool-call piece reached the caller: a failure now restarts the answer
                         try:
                             where = {"provider": candidate.provider, "model": candidate.model}
                             client = built_client(candidate)
@@ -430,10 +430,7 @@ class ResilientClient(SyncClient):
                                     if event.kind == "done":
                                         final = event.response
                                         break
-                                    if event.kind == "tool_call":
-                                        held.append(event)
-                                        continue
-                                    shown = shown or bool(event.text)
+                                    shown = shown or bool(event.text) or event.kind == "tool_call"
                                     yield event
                             response = self._check(candidate, final)
                         except ProviderError as exc:
@@ -449,8 +446,6 @@ class ResilientClient(SyncClient):
                             self._config_failed(index, candidate, exc, attempts)
                             last_error = exc
                             break
-                        for event in held:
-                            yield event
                         answered = await self._succeeded(candidate, started, attempts, response, step, first_token)
                         yield StreamEvent("done", response=answered)
                         return

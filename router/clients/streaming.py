@@ -60,18 +60,28 @@ class _OpenCall:
     name: str = ""
     arguments: str = ""
     extra: dict[str, Any] = field(default_factory=dict)
+    announced: str = ""
 
     def add_arguments(self, piece: str) -> str:
-        """Merge one argument fragment; returns the text it added (for the event)."""
+        """Merge one argument fragment; returns the text to announce (for the event).
+
+        What is announced is always a prefix of the arguments so far, so a caller joining
+        the announced pieces never sees ``{}{"a": 1}``: a bare ``{}`` is held back (it may be
+        a placeholder the full object replaces), and a replacement that does not continue
+        what was announced announces nothing (the final call's arguments settle it).
+        """
         so_far = self.arguments
         if so_far and piece.startswith(so_far):  # cumulative: the fragment repeats everything so far
             self.arguments = piece
-            return piece[len(so_far) :]
-        if so_far.strip() and piece.lstrip().startswith("{") and _complete_json(so_far):
+        elif so_far.strip() and piece.lstrip().startswith("{") and _complete_json(so_far):
             self.arguments = piece  # a complete object ("{}") followed by the full one: the later wins
-            return piece
-        self.arguments = so_far + piece
-        return piece
+        else:
+            self.arguments = so_far + piece
+        now, shown = self.arguments, self.announced
+        if not now.startswith(shown) or now.strip() == "{}":
+            return ""
+        self.announced = now
+        return now[len(shown) :]
 
     def completes_with(self, piece: str) -> bool:
         """Whether this call already holds a whole object that ``piece`` does not continue."""

@@ -211,7 +211,19 @@ def usage_from(obj: Any) -> Usage | None:
     prompt = int(data.get("prompt_tokens") or 0)
     completion = int(data.get("completion_tokens") or 0)
     total = int(data.get("total_tokens") or prompt + completion)
-    return Usage(prompt, completion, total)
+    details = as_dict(data.get("prompt_tokens_details"))
+    # cached prompt tokens: OpenAI / Qwen / OpenRouter (details), DeepSeek (prompt_cache_hit_tokens), Kimi (cached_tokens)
+    read = details.get("cached_tokens") or data.get("prompt_cache_hit_tokens") or data.get("cached_tokens")
+    written = details.get("cache_write_tokens") or details.get("cache_creation_input_tokens") or data.get(
+        "cache_creation_input_tokens")
+    if not (read or written):
+        return Usage(prompt, completion, total)
+    return Usage(prompt, completion, total, _count(read), _count(written))
+
+
+def _count(value: Any) -> int:
+    """A token count a provider reports as an extra: anything not a whole number counts as 0, never fails the reply."""
+    return value if isinstance(value, int) and not isinstance(value, bool) and value > 0 else 0
 
 
 def text_or_none(value: Any) -> str | None:
