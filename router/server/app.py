@@ -67,9 +67,13 @@ def create_app(router: Engine, settings: ServerSettings | None = None, *, keys: 
     created = int(time.time())
 
     async def models(request: Request) -> Response:
+        metrics.requests.inc((("endpoint", "/v1/models"), ("status", "200")))
+        if "anthropic-version" in request.headers:  # the Anthropic SDK's list shape
+            from router.server.dialects.anthropic_side import models_list
+
+            return Response(dumps(models_list(router.models(), created)), media_type="application/json")
         data = [{"id": model_id, "object": "model", "created": created, "owned_by": owner}
                 for model_id, owner in router.models()]
-        metrics.requests.inc((("endpoint", "/v1/models"), ("status", "200")))
         return Response(dumps({"object": "list", "data": data}), media_type="application/json")
 
     async def healthz(request: Request) -> Response:

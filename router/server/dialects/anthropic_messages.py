@@ -1,0 +1,381 @@
+"""``POST /v1/messages`` (and ``/v1/messages/count_tokens``): Anthropic's Messages API as a dialect.
+
+The request becomes a ``Call`` in the router's terms (``anthropic_blocks`` translates the
+content); routing, modes, fallbacks, budgets and metrics are the pipeline's, as for every
+dialect. What is Anthropic's own:
+
+* ``max_tokens`` is required; ``stop_sequences`` -> ``stop``; ``top_k`` is forwarded as a
+  provider field (OpenAI-compatible servers that know it, vLLM, DashScope, use it);
+  ``metadata.user_id`` -> ``user``; ``thinking`` is accepted, and whatever reasoning the
+  provider returns comes back as thinking blocks (its budget has no OpenAI-compatible
+  field, so it is not forwarded);
+* ``stop_reason``: tool calls -> ``tool_use``, a cut answer -> ``max_tokens``, a refusal or
+  filter -> ``refusal``, else ``end_turn`` (OpenAI-compatible providers do not say whether a
+  stop sequence matched, so ``stop_sequence`` is never claimed);
+* usage: ``input_tokens`` excludes the cached prompt tokens, which are reported as
+  ``cache_read_input_tokens`` / ``cache_creation_input_tokens`` when the provider reports them;
+* errors: ``{"type": "error", "error": {"type": ..., "message": ...}}`` with Anthropic's types
+  (an unavailable upstream: 503 ``overloaded_error``; a timeout: 504 ``timeout_error``);
+* ``anthropic-version`` is accepted and echoed; the key may come as ``x-api-key`` (the Gate).
+
+Streams follow Anthropic's event sequence: ``message_start``, ``ping``, per block
+``content_block_start`` / ``content_block_delta`` (``text_delta``, ``thinking_delta`` then
+``signature_delta``, ``input_json_delta`` as the arguments arrive) / ``content_block_stop``,
+``message_delta`` (stop reason, usage), ``message_stop``; ``error`` ends a broken stream.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from router import fastjson
+from router.config import ServerSettings
+from router.loop.chain import validate_messages
+from router.server.dialects.anthropic_blocks import signature, to_messages, to_tool_choice, to_tools
+from router.server.dialects.base import Call, ReplyMeta, WireError, split_question
+from router.server.dialects.toolstream import Piece, Start, ToolCallStream
+from router.server.http_errors import HTTPFailure
+from router.server.wire import answered_model, router_extension
+from router.types import Answer, Event, RequestOptions
+
+DEFAULT_VERSION = "2023-06-01"
+
+
+class MessagesRequest(BaseModel):
+    """POST /v1/messages. Unknown fields are refused, as Anthropic does, so typos surface."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    model: str = Field(min_length=1)
+    messages: list[Any] = Field(min_length=1)
+    max_tokens: int | None = Field(default=None, ge=1)
+    system: str | list[Any] | None = None
+    stop_sequences: list[str] | None = None
+    stream: bool | None = False
+    temperature: float | None = Field(default=None, ge=0, le=1)
+    top_p: float | None = Field(default=None, ge=0, le=1)
+    top_k: int | None = Field(default=None, ge=0)
+    metadata: dict[str, Any] | None = None
+    tools: list[Any] | None = None
+    tool_choice: dict[str, Any] | None = None
+    thinking: dict[str, Any] | None = None
+    output_config: dict[str, Any] | None = None
+    """``format`` (json_schema) -> ``response_format``; ``effort`` -> ``reasoning_effort``."""
+    service_tier: str | None = None
+    """This and the next three are accepted and not forwarded: they concern Anthropic's own service
+    (its capacity, prompt cache, regions); OpenAI-compatible providers cache prompt prefixes by themselves."""
+    speed: str | None = None
+    inference_geo: str | None = None
+    cache_control: dict[str, Any] | None = None
+    mode: Literal["auto", "cot", "few_shot", "react", "tot"] | None = None
+    """Extension: answer with the router's modes (``extra_body`` in the SDK)."""
+
+
+def _where(loc: tuple[Any, ...]) -> str:
+    return "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in loc).lstrip(".")
+
+
+def parse_request(data: Any, *, require_max_tokens: bool = True) -> MessagesRequest:
+    if not isinstance(data, dict):
+        raise WireError(400, "the request body must be a JSON object", code="invalid_request")
+    try:
+        request = MessagesRequest.model_validate(data)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = _where(tuple(first["loc"])) or "body"
+        if first["type"] == "extra_forbidden":
+            raise WireError(400, f"{where}: Extra inputs are not permitted", code="unknown_parameter", param=where) from None
+        message = str(first["msg"]).removeprefix("Value error, ")
+        raise WireError(400, f"{where}: {message}", code="invalid_request", param=where) from None
+    if require_max_tokens and request.max_tokens is None:
+        raise WireError(400, "max_tokens: Field required", code="invalid_request", param="max_tokens")
+    thinking = request.thinking
+    if thinking is not None and thinking.get("type") not in ("enabled", "disabled", "adaptive"):
+        raise WireError(400, "thinking.type: must be 'enabled', 'disabled' or 'adaptive'", code="invalid_request",
+                        param="thinking")
+    if request.tools and request.mode is not None:
+        raise WireError(400, "'mode' cannot be combined with 'tools': with its own tools the server is a gateway "
+                        "(server-side tools run only in mode react)", code="invalid_request", param="mode")
+    return request
+
+
+def conversation(request: MessagesRequest, max_messages: int) -> tuple[list[dict[str, Any]], list[dict[str, Any]] | None]:
+    """The request's history and tools in the router's (OpenAI chat) shape, chain-checked."""
+    messages = to_messages(request.system, request.messages)
+    if len(messages) > max_messages:
+        raise WireError(400, f"messages: {len(messages)} messages, the limit is {max_messages}",
+                        code="too_many_messages", param="messages")
+    problems = validate_messages(messages)
+    if problems:
+        raise WireError(400, "messages: " + "; ".join(problems), code="invalid_messages", param="messages")
+    return messages, to_tools(request.tools)
+
+
+_EFFORT = {"low": "low", "medium": "medium", "high": "high", "xhigh": "high", "max": "high"}
+
+
+def _output_config(config: dict[str, Any] | None) -> tuple[dict[str, Any] | None, dict[str, Any]]:
+    """(response_format, provider fields) of ``output_config``."""
+    if not config:
+        return None, {}
+    extra: dict[str, Any] = {}
+    effort = config.get("effort")
+    if effort is not None:
+        if effort not in _EFFORT:
+            raise WireError(400, "output_config.effort: must be low, medium, high, xhigh or max",
+                            code="invalid_request", param="output_config")
+        extra["reasoning_effort"] = _EFFORT[effort]
+    form = config.get("format")
+    if form is None:
+        return None, extra
+    if not isinstance(form, dict) or form.get("type") != "json_schema" or not isinstance(form.get("schema"), dict):
+        raise WireError(400, "output_config.format: must be {\"type\": \"json_schema\", \"schema\": {...}}",
+                        code="invalid_request", param="output_config")
+    return {"type": "json_schema", "json_schema": {"name": "output", "schema": form["schema"], "strict": True}}, extra
+
+
+def request_options(request: MessagesRequest) -> RequestOptions:
+    tool_choice, parallel = to_tool_choice(request.tool_choice) if request.tools else (None, None)
+    user = (request.metadata or {}).get("user_id")
+    response_format, extra = _output_config(request.output_config)
+    if request.top_k is not None:
+        extra["top_k"] = request.top_k
+    return RequestOptions(
+        temperature=request.temperature,
+        top_p=request.top_p,
+        max_tokens=request.max_tokens,
+        stop=tuple(request.stop_sequences) if request.stop_sequences else None,
+        tool_choice=tool_choice,
+        parallel_tool_calls=parallel,
+        response_format=response_format,
+        user=user if isinstance(user, str) else None,
+        extra_body=extra,
+    )
+
+
+# --- replies -----------------------------------------------------------------------------------
+
+
+def stop_reason(answer: Answer) -> str:
+    if answer.tool_calls:
+        return "tool_use"
+    if answer.refused or answer.finish_reason == "content_filter":
+        return "refusal"
+    if answer.finish_reason == "length":
+        return "max_tokens"
+    return "end_turn"
+
+
+def usage(answer: Answer) -> dict[str, int]:
+    u = answer.usage
+    cached = u.cache_read_tokens + u.cache_write_tokens
+    return {"input_tokens": max(0, u.prompt_tokens - cached), "output_tokens": u.completion_tokens,
+            "cache_creation_input_tokens": u.cache_write_tokens, "cache_read_input_tokens": u.cache_read_tokens}
+
+
+def content_blocks(answer: Answer) -> list[dict[str, Any]]:
+    blocks: list[dict[str, Any]] = []
+    if answer.reasoning_content:
+        blocks.append({"type": "thinking", "thinking": answer.reasoning_content,
+                       "signature": signature(answer.reasoning_content)})
+    if answer.text or not answer.tool_calls:
+        blocks.append({"type": "text", "text": answer.text})
+    for call in answer.tool_calls:
+        blocks.append({"type": "tool_use", "id": call.id, "name": call.name, "input": _tool_input(call.arguments)})
+    return blocks
+
+
+def _tool_input(arguments: str) -> Any:
+    """The call's input object; arguments that are not a JSON object travel as ``{"arguments": "..."}``."""
+    try:
+        value = fastjson.loads(arguments)
+    except ValueError:
+        value = None
+    return value if isinstance(value, dict) else {"arguments": arguments}
+
+
+def message_body(answer: Answer, meta: ReplyMeta) -> dict[str, Any]:
+    return {
+        "id": meta.id,
+        "type": "message",
+        "role": "assistant",
+        "model": answered_model(answer),
+        "content": content_blocks(answer),
+        "stop_reason": stop_reason(answer),
+        "stop_sequence": None,
+        "usage": usage(answer),
+        "router": router_extension(answer, overhead_ms=meta.overhead_ms),
+    }
+
+
+# Anthropic's error types (those its SDK's ErrorObject knows; a 413 is an invalid_request_error there).
+_ERROR_TYPES = {400: "invalid_request_error", 401: "authentication_error", 402: "billing_error",
+                403: "permission_error", 404: "not_found_error", 429: "rate_limit_error", 500: "api_error",
+                502: "api_error", 503: "overloaded_error", 504: "timeout_error"}
+
+
+def error_reply(fail: HTTPFailure) -> tuple[int, dict[str, Any]]:
+    """The status stays the router's (the SDK maps 503 and 504 to its own classes and retries them)."""
+    status = fail.status
+    kind = _ERROR_TYPES.get(status) or ("invalid_request_error" if status < 500 else "api_error")
+    return status, {"type": "error", "error": {"type": kind, "message": fail.message}}
+
+
+def sse(kind: str, payload: dict[str, Any]) -> bytes:
+    return b"event: " + kind.encode() + b"\ndata: " + fastjson.dumps(payload) + b"\n\n"
+
+
+class MessagesStream:
+    """Anthropic's event sequence for one reply; blocks are numbered in the order they start."""
+
+    def __init__(self, call: Call, meta: ReplyMeta) -> None:
+        self.id = meta.id
+        self.model = call.model or "auto"
+        self.gateway = call.mode is None
+        self._reset()
+
+    def _reset(self) -> None:
+        self.blocks = 0
+        self.current: tuple[str, int] | None = None  # the open text or thinking block: (kind, index)
+        self.thinking: list[str] = []
+        self.texted = False
+        self.tool_blocks: dict[int, int] = {}  # call position -> block index
+        self.open_tools: list[int] = []  # positions whose block is still open
+        self.tools = ToolCallStream()
+
+    def open(self, provider: str, model: str) -> bytes:
+        if provider:
+            self.model = f"{provider}/{model}"
+        message = {"id": self.id, "type": "message", "role": "assistant", "model": self.model, "content": [],
+                   "stop_reason": None, "stop_sequence": None,
+                   "usage": {"input_tokens": 0, "output_tokens": 0}}
+        return sse("message_start", {"type": "message_start", "message": message}) + sse("ping", {"type": "ping"})
+
+    def _start(self, block: dict[str, Any]) -> tuple[int, bytes]:
+        index = self.blocks
+        self.blocks += 1
+        return index, sse("content_block_start", {"type": "content_block_start", "index": index, "content_block": block})
+
+    @staticmethod
+    def _delta(index: int, delta: dict[str, Any]) -> bytes:
+        return sse("content_block_delta", {"type": "content_block_delta", "index": index, "delta": delta})
+
+    @staticmethod
+    def _stop(index: int) -> bytes:
+        return sse("content_block_stop", {"type": "content_block_stop", "index": index})
+
+    def _close_current(self) -> bytes:
+        if self.current is None:
+            return b""
+        kind, index = self.current
+        self.current = None
+        if kind == "thinking":
+            sign = {"type": "signature_delta", "signature": signature("".join(self.thinking))}
+            return self._delta(index, sign) + self._stop(index)
+        return self._stop(index)
+
+    def _text(self, text: str, kind: str) -> bytes:
+        out = b""
+        if self.current is None or self.current[0] != kind:
+            out = self._close_current()
+            index, start = self._start({"type": "text", "text": ""} if kind == "text" else
+                                       {"type": "thinking", "thinking": "", "signature": ""})
+            self.current = (kind, index)
+            out += start
+        index = self.current[1]  # type: ignore[index]
+        if kind == "thinking":
+            self.thinking.append(text)
+            return out + self._delta(index, {"type": "thinking_delta", "thinking": text})
+        self.texted = True
+        return out + (self._delta(index, {"type": "text_delta", "text": text}) if text else b"")
+
+    def _tool_actions(self, actions: list[Any]) -> bytes:
+        out = []
+        for action in actions:
+            if isinstance(action, Start):
+                out.append(self._close_current())
+                for position in [p for p in self.open_tools if self.tools.complete(p)]:
+                    self.open_tools.remove(position)
+                    out.append(self._stop(self.tool_blocks[position]))
+                index, start = self._start({"type": "tool_use", "id": action.id, "name": action.name, "input": {}})
+                self.tool_blocks[action.position] = index
+                self.open_tools.append(action.position)
+                out.append(start)
+            elif isinstance(action, Piece) and action.position in self.open_tools:
+                out.append(self._delta(self.tool_blocks[action.position],
+                                       {"type": "input_json_delta", "partial_json": action.text}))
+        return b"".join(out)
+
+    def event(self, event: Event) -> bytes:
+        kind = event.kind
+        if kind == "text":
+            if event.text:
+                return self._text(event.text, "thinking" if event.reasoning else "text")
+        elif kind == "tool_call_delta":
+            if self.gateway:
+                return self._tool_actions(self.tools.feed(event))
+        elif kind == "restart":  # before the first byte (the pipeline ends a started stream): start over
+            self._reset()
+        elif kind == "route":
+            self.model = f"{event.provider}/{event.model}"
+        return b""
+
+    def finish(self, answer: Answer, meta: ReplyMeta) -> bytes:
+        out = []
+        if self.blocks == 0 and answer.reasoning_content:  # reasoning that was not streamed (a mode's answer)
+            out.append(self._text(answer.reasoning_content, "thinking"))
+        if not self.texted and (answer.text or not answer.tool_calls):  # text that was not streamed, or none at all
+            out.append(self._text(answer.text, "text"))
+        if self.gateway:
+            out.append(self._tool_actions(self.tools.finish(answer.tool_calls)))
+        out.append(self._close_current())
+        out += [self._stop(self.tool_blocks[p]) for p in self.open_tools]
+        self.open_tools = []
+        delta = {"type": "message_delta", "delta": {"stop_reason": stop_reason(answer), "stop_sequence": None},
+                 "usage": usage(answer), "router": router_extension(answer, overhead_ms=meta.overhead_ms)}
+        out += [sse("message_delta", delta), sse("message_stop", {"type": "message_stop"})]
+        return b"".join(out)
+
+    def error(self, fail: HTTPFailure) -> bytes:
+        return sse("error", error_reply(fail)[1])
+
+
+class AnthropicMessages:
+    name = "anthropic_messages"
+    paths = ("/v1/messages",)
+    endpoint = "/v1/messages"
+    id_prefix = "msg_"
+
+    def __init__(self, settings: ServerSettings) -> None:
+        self.max_messages = settings.max_messages
+        self.max_body_bytes = settings.max_body_bytes
+
+    def parse(self, data: Any, headers: Mapping[str, str]) -> Call:
+        request = parse_request(data)
+        messages, tools = conversation(request, self.max_messages)
+        question = split_question(messages)[0] if request.mode is not None else ""
+        return Call(messages=messages, model=request.model, tools=tools, options=request_options(request),
+                    mode=request.mode, stream=bool(request.stream), question=question,
+                    reply_headers=((b"anthropic-version", headers.get("anthropic-version", DEFAULT_VERSION).encode(
+                        "latin-1")),))
+
+    def render(self, answer: Answer, call: Call, meta: ReplyMeta) -> dict[str, Any]:
+        return message_body(answer, meta)
+
+    def stream(self, call: Call, meta: ReplyMeta) -> MessagesStream:
+        return MessagesStream(call, meta)
+
+    def error(self, fail: HTTPFailure) -> tuple[int, dict[str, Any]]:
+        return error_reply(fail)
+
+    def routes(self, router: Any, metrics: Any) -> list[Any]:
+        from router.server.dialects.anthropic_side import count_tokens_route
+
+        return [count_tokens_route(self, metrics)]
+
+
+__all__ = ["AnthropicMessages", "MessagesRequest", "MessagesStream", "content_blocks", "error_reply", "message_body",
+           "parse_request", "stop_reason", "usage"]
