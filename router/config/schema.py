@@ -366,6 +366,8 @@ class ServerSettings(_Strict):
     """Requests in flight per key per worker; None: half of ``max_concurrency`` when several keys are accepted."""
     max_header_bytes: int = Field(default=64 * 1024, ge=1024, le=16 * 1024 * 1024)
     """Request line plus headers; larger: 431 and the connection closed, before authentication."""
+    responses_ttl_s: float = Field(default=30 * 86_400, gt=0, le=366 * 86_400, allow_inf_nan=False)
+    """How long ``/v1/responses`` keeps a stored response (``store: true``) for ``previous_response_id`` and GET."""
 
     @field_validator("api_key_envs", "status_key_envs")
     @classmethod

@@ -139,6 +139,9 @@ class Pipeline:
         self.max_reply_chars = router.config.limits.max_reply_chars
         self._listed = frozenset((name, m.id) for name, p in router.config.providers.items() for m in p.models)
         """Metric series are per listed model only: a caller's ad-hoc model names share one series."""
+        # Optional dialect hooks around the answer (Responses: previous_response_id in, store: true out).
+        self.prepare = getattr(dialect, "prepare", None)
+        self.keep = getattr(dialect, "keep", None)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         started = time.perf_counter()
@@ -258,6 +261,14 @@ class Pipeline:
             call = self.parse(raw, scope)
         except WireError as exc:
             return await self.reply_failure(send, failure(exc.status, str(exc), code=exc.code, param=exc.param))
+        if self.prepare is not None:  # a dialect that completes the call from stored state (previous_response_id)
+            try:
+                call = await self.prepare(call, self.router)
+            except WireError as exc:
+                return await self.reply_failure(send, failure(exc.status, str(exc), code=exc.code, param=exc.param),
+                                                call)
+            except Exception as exc:
+                return await self.reply_failure(send, from_exception(exc), call)
         budget = self.spending.budget(scope)
         reservation = None
         if budget is not None:
@@ -285,6 +296,8 @@ class Pipeline:
         overhead_ms = max(0.0, time.perf_counter() - started - upstream_seconds(answer)) * 1000
         self.record(answer, overhead_ms)
         body = self.dialect.render(answer, call, self.meta(overhead_ms, reply.id))
+        if self.keep is not None:
+            await self.keep(call, answer, body, self.router)
         headers = answer_headers(answer, overhead_ms)
         if call.reply_headers:
             headers += call.reply_headers

@@ -151,7 +151,13 @@ class StreamReply:
             self.provider, self.model, self.mode = answer.provider, answer.model, answer.mode
             self.route_reason = answer.route_reason
         meta = self.meta
-        data = self.writer.finish(answer, type(meta)(meta.id, meta.created, overhead_ms))
+        final = type(meta)(meta.id, meta.created, overhead_ms)
+        data = self.writer.finish(answer, final)
+        keep = self.pipeline.keep
+        if keep is not None:  # before the last byte: a follow-up may come the moment the client has it
+            body = getattr(self.writer, "body", None)
+            await keep(self.call, answer, body if body is not None else self.pipeline.dialect.render(answer, self.call, final),
+                       self.pipeline.router)
         self.ended = True
         if not self.opened:
             await self._open(data)

@@ -18,6 +18,7 @@ if TYPE_CHECKING:
 REGISTERED: tuple[str, ...] = (
     "router.server.dialects.openai_chat:OpenAIChat",
     "router.server.dialects.anthropic_messages:AnthropicMessages",
+    "router.server.dialects.openai_responses:OpenAIResponses",
 )
 
 
