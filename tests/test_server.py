@@ -154,16 +154,29 @@ def test_client_side_tools_round_trip_passes_tool_calls_through_unchanged(serve:
     assert sent[2]["tool_call_id"] == "call_up_0" and sent[1]["tool_calls"][0]["id"] == "call_up_0"
 
 
-def test_streamed_tool_calls_arrive_whole_with_their_ids(serve: Any, fake_server: FakeOpenAIServer) -> None:
-    fake_server.enqueue(ToolCalls((("get_weather", '{"city": "Oslo"}'), ("get_weather", '{"city": "Rome"}'))))
+def test_streamed_tool_calls_arrive_piece_by_piece_with_their_ids(serve: Any, fake_server: FakeOpenAIServer) -> None:
+    fake_server.enqueue(ToolCalls((("get_weather", '{"city": "Oslo"}'), ("get_weather", '{"city": "Rome"}')),
+                                  chunk_size=4))
     server = serve()
     response = httpx.post(server.url + "/v1/chat/completions", headers=AUTH, timeout=10,
                           json={"model": "auto", "messages": HELLO, "stream": True, "tools": [WEATHER_TOOL]})
     chunks, done = parse_sse(response.content)
     calls = [tc for c in chunks if c["choices"] for tc in c["choices"][0]["delta"].get("tool_calls", [])]
-    assert done and [(c["index"], c["id"], c["function"]["arguments"]) for c in calls] == [
-        (0, "call_0", '{"city": "Oslo"}'), (1, "call_1", '{"city": "Rome"}')]
+    firsts = [c for c in calls if "id" in c]  # the first piece of each call names it, as OpenAI streams them
+    assert [(c["index"], c["id"], c["type"], c["function"]["name"]) for c in firsts] == [
+        (0, "call_0", "function", "get_weather"), (1, "call_1", "function", "get_weather")]
+    joined: dict[int, str] = {}
+    for call in calls:
+        joined[call["index"]] = joined.get(call["index"], "") + call["function"].get("arguments", "")
+    assert done and joined == {0: '{"city": "Oslo"}', 1: '{"city": "Rome"}'}
+    assert len(calls) >= 8  # the arguments as they arrived (4 characters a piece upstream), not one lump at the end
     assert chunks[-1]["choices"][0]["finish_reason"] == "tool_calls"
+
+    fake_server.enqueue(ToolCalls((("get_weather", '{"city": "Oslo"}'),), chunk_size=3))
+    stream = _openai(server).chat.completions.create(model="auto", messages=HELLO, stream=True, tools=[WEATHER_TOOL])
+    pieces = [tc.function.arguments for c in stream if c.choices for tc in c.choices[0].delta.tool_calls or ()
+              if tc.function and tc.function.arguments]
+    assert len(pieces) > 3 and "".join(pieces) == '{"city": "Oslo"}'
 
 
 def test_a_broken_tool_chain_is_a_400_that_says_what_is_wrong(serve: Any, fake_server: FakeOpenAIServer) -> None:

@@ -19,6 +19,7 @@ from typing import Any
 from router.config import ServerSettings
 from router.loop.chain import validate_messages
 from router.server.dialects.base import Call, ReplyMeta, WireError, split_question
+from router.server.dialects.toolstream import Action, Start, ToolCallStream
 from router.server.http_errors import HTTPFailure
 from router.server.wire import (
     DONE,
@@ -88,7 +89,7 @@ class ChatStream:
         self.include_usage = bool(call.extras.get("include_usage"))
         self.writer = ChunkWriter(meta.id, call.model or "auto", meta.created)
         self.opened = False
-        self.calls = 0
+        self.tools = ToolCallStream()
 
     def open(self, provider: str, model: str) -> bytes:
         self.opened = True
@@ -99,12 +100,11 @@ class ChatStream:
         if kind == "text":
             if event.text:
                 return self.writer.text(event.text, reasoning=event.reasoning)
-        elif kind == "tool_call":
+        elif kind == "tool_call_delta":
             if self.gateway:  # server-side tools (mode react) are the server's business: records only
-                call = {"index": self.calls, "id": event.call_id, "type": "function",
-                        "function": {"name": event.name, "arguments": event.arguments}}
-                self.calls += 1
-                return self.writer.delta({"tool_calls": [call]})
+                return self._tool_chunks(self.tools.feed(event))
+        elif kind == "restart":  # before the first byte (the pipeline ends a started stream): start over
+            self.tools.reset()
         elif kind == "route" and not self.opened:
             self.writer.model = f"{event.provider}/{event.model}"
         return b""
@@ -113,13 +113,28 @@ class ChatStream:
         writer = self.writer
         writer.model = f"{answer.provider}/{answer.model}" if answer.provider else answer.model
         pieces = []
-        if self.gateway and answer.tool_calls and not self.calls:  # calls the stream did not announce one by one
-            pieces += [writer.delta({"tool_calls": [{**c.to_dict(), "index": i}]}) for i, c in enumerate(answer.tool_calls)]
+        if self.gateway:  # what the pieces did not announce yet: a held-back "{}", calls sent whole
+            pieces.append(self._tool_chunks(self.tools.finish(answer.tool_calls), answer))
         pieces.append(writer.delta({}, finish_reason(answer), router=router_extension(answer, overhead_ms=meta.overhead_ms)))
         if self.include_usage:
             pieces.append(writer.usage(answer))
         pieces.append(DONE)
         return b"".join(pieces)
+
+    def _tool_chunks(self, actions: list[Action], answer: Answer | None = None) -> bytes:
+        """Tool-call pieces as OpenAI streams them: the first with id, type and name, then argument text."""
+        chunks = []
+        for action in actions:
+            if isinstance(action, Start):
+                call: dict[str, Any] = {"index": action.position, "id": action.id, "type": "function",
+                                        "function": {"name": action.name, "arguments": ""}}
+                if answer is not None and action.position < len(answer.tool_calls):
+                    call = {**answer.tool_calls[action.position].extra, **call}  # provider fields of a call sent whole
+                chunks.append(self.writer.delta({"tool_calls": [call]}))
+            else:
+                fragment = {"index": action.position, "function": {"arguments": action.text}}
+                chunks.append(self.writer.delta({"tool_calls": [fragment]}))
+        return b"".join(chunks)
 
     def error(self, fail: HTTPFailure) -> bytes:
         return sse_error(fail.body())
