@@ -103,10 +103,9 @@ def _event_schema(kind: str) -> str:
     raise AssertionError(f"no Responses stream event has type {kind!r}")
 
 
-def check_responses(kind: str, payload: Any) -> Any:
-    """``kind``: response, error, request, or a stream event's ``type`` (validated against its own schema)."""
-    names = _responses_schemas()["x-kinds"]
-    name = names[kind] if kind in names else _event_schema(kind)
+def check_responses(kind: str, payload: Any, *, event: bool = False) -> Any:
+    """``kind``: response, error, request; with ``event``, a stream event's ``type`` (validated against its own schema)."""
+    name = _event_schema(kind) if event else _responses_schemas()["x-kinds"][kind]
     errors = sorted(_responses_validator(name).iter_errors(payload), key=lambda e: list(e.path))
     if errors:
         raise AssertionError(f"{kind} does not match OpenAI's {name} schema: {errors[0].message} at "
@@ -122,7 +121,7 @@ def responses_sse(raw: bytes) -> list[dict[str, Any]]:
         lines = dict(line.split(": ", 1) for line in block.splitlines())
         payload = json.loads(lines["data"])
         assert lines["event"] == payload["type"], block
-        check_responses(payload["type"], payload)
+        check_responses(payload["type"], payload, event=True)
         events.append(payload)
     numbers = [e["sequence_number"] for e in events]
     assert numbers == list(range(len(events))), numbers
