@@ -1,6 +1,6 @@
 """Added latency of ``router serve`` (and of LiteLLM's proxy) over a fast local upstream, in one run.
 
-    python bench/server_overhead.py [--engine router|openai-direct] [--no-litellm] [--requests 1000]
+    python bench/server_overhead.py [--engine router|openai-direct] [--no-litellm] [--requests 1000] [--dialects]
 
 * upstream: a raw asyncio HTTP server (its own process) answering every POST with one
   fixed chat completion, keep-alive;
@@ -12,6 +12,8 @@
   with an engine that forwards each request with ``AsyncOpenAI`` (on httpx, or on aiohttp
   via ``DefaultAioHttpClient``) or a bare aiohttp session, and nothing else: the server
   layer's own cost, and how much the upstream client adds;
+* ``--dialects``: the same question as Anthropic Messages and as a Responses request on the same
+  server at c=1: what each dialect adds over chat completions (the pipeline is shared);
 * LiteLLM's proxy (``litellm[proxy]``, installed by this script into /tmp/litellm-proxy-venv)
   on the same upstream, same requests, and the ratio.
 
@@ -44,6 +46,12 @@ COMPLETION = json.dumps({
 BENCH_KEY = os.environ.get("ROUTER_BENCH_SERVER_KEY") or "sk-" + os.urandom(32).hex()
 """Every target checks a bearer key (LiteLLM's proxy refuses to start without a master key)."""
 REQUEST_BODY = json.dumps({"model": "auto", "messages": [{"role": "user", "content": "hello"}]}).encode()
+DIALECT_BODIES = {  # the same question in each dialect the server speaks (--dialects)
+    "/v1/chat/completions": REQUEST_BODY,
+    "/v1/messages": json.dumps({"model": "auto", "max_tokens": 256,
+                                "messages": [{"role": "user", "content": "hello"}]}).encode(),
+    "/v1/responses": json.dumps({"model": "auto", "input": "hello"}).encode(),  # store: true, as OpenAI's default
+}
 
 
 # --- the fast upstream (own process) -------------------------------------------------------------
@@ -167,8 +175,9 @@ def run_openai_direct(port: int, upstream: str, client: str = "openai") -> None:
 
 
 def _request(port: int, path: str) -> bytes:
+    body = DIALECT_BODIES.get(path, REQUEST_BODY)
     return (f"POST {path} HTTP/1.1\r\nhost: 127.0.0.1:{port}\r\ncontent-type: application/json\r\n"
-            f"authorization: Bearer {BENCH_KEY}\r\ncontent-length: {len(REQUEST_BODY)}\r\n\r\n").encode() + REQUEST_BODY
+            f"authorization: Bearer {BENCH_KEY}\r\ncontent-length: {len(body)}\r\n\r\n").encode() + body
 
 
 async def _caller(port: int, path: str, count: int, out: list[float]) -> None:
@@ -291,6 +300,8 @@ def main() -> int:
     parser.add_argument("--no-litellm", action="store_true")
     parser.add_argument("--balance", choices=["weighted", "least_busy", "latency", "usage"],
                         help="also serve the upstream as two deployments balanced this way, and print what balancing adds")
+    parser.add_argument("--dialects", action="store_true",
+                        help="also /v1/messages and /v1/responses on the same server at c=1, against chat completions")
     parser.add_argument("--upstream", type=int, help=argparse.SUPPRESS)
     parser.add_argument("--serve-openai-direct", nargs=3, help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -352,6 +363,8 @@ def main() -> int:
             # the quieter of the two direct runs: a busy machine's spikes should not shrink the difference
             results[("direct", concurrency)] = {k: min(direct_before[k], direct_after[k]) for k in direct_before}
         _report(results, targets, args)
+        if args.dialects:
+            _dialects(port, args.requests)
     finally:
         for process in targets.values():
             stop(process)
@@ -389,6 +402,23 @@ def _report(results: dict[tuple[str, int], dict[str, float]], targets: dict[str,
     if goals[0] and goals[1]:
         print(f"goals: p50 <= 1 ms at c=1: {goals[0][0]:.3f} ms; p99 <= 3 ms at c=1: {goals[0][1]:.3f} ms; "
               f"p99 <= 10 ms at c=16: {goals[1][1]:.3f} ms")
+
+
+def _dialects(port: int, total: int, rounds: int = 3) -> None:
+    """Each dialect's p50 at c=1 on the same server, rounds interleaved (the best of each, so a busy moment
+    on this shared machine does not land on one dialect only)."""
+    best: dict[str, float] = {}
+    for _ in range(rounds):
+        for path in DIALECT_BODIES:
+            p50 = measure(port, path, 1, total)["p50"]
+            best[path] = min(best.get(path, p50), p50)
+    chat = best["/v1/chat/completions"]
+    print(f"\ndialects on the same server, c=1, best p50 of {rounds} interleaved rounds of {total} requests")
+    for path, p50 in best.items():
+        extra = "" if path == "/v1/chat/completions" else f"  ({(p50 - chat) * 1000:+.3f} ms vs chat completions)"
+        print(f"{path:<24}{p50 * 1000:>9.3f} ms{extra}")
+    worst = max((p50 - chat) * 1000 for path, p50 in best.items() if path != "/v1/chat/completions")
+    print(f"goal: each dialect within 0.3 ms p50 of chat completions: worst {worst:+.3f} ms")
 
 
 if __name__ == "__main__":

@@ -169,7 +169,11 @@ def to_messages(system: Any, turns: list[Any]) -> list[dict[str, Any]]:
         if not isinstance(turn, dict):
             raise bad(where, "must be an object with 'role' and 'content'")
         role = turn.get("role")
-        blocks = _blocks(turn.get("content"), f"{where}.content")
+        content = turn.get("content")
+        if type(content) is str and not asked and role in ("user", "assistant"):  # the usual turn: no blocks to read
+            messages.append({"role": role, "content": content})
+            continue
+        blocks = _blocks(content, f"{where}.content")
         if role == "assistant":
             message = _assistant(blocks, f"{where}.content")
             asked = [call["id"] for call in message.get("tool_calls", ())]

@@ -27,6 +27,7 @@ Streams follow Anthropic's event sequence: ``message_start``, ``ping``, per bloc
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import lru_cache
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
@@ -137,7 +138,19 @@ def _output_config(config: dict[str, Any] | None) -> tuple[dict[str, Any] | None
     return {"type": "json_schema", "json_schema": {"name": "output", "schema": form["schema"], "strict": True}}, extra
 
 
+# Fields that never reach RequestOptions beyond max_tokens: such a request shares one cached instance.
+_PLAIN = frozenset({"model", "messages", "max_tokens", "system", "stream", "thinking", "mode", "service_tier", "speed",
+                    "inference_geo", "cache_control"})
+
+
+@lru_cache(maxsize=256)
+def _max_tokens_only(max_tokens: int | None) -> RequestOptions:
+    return RequestOptions(max_tokens=max_tokens)
+
+
 def request_options(request: MessagesRequest) -> RequestOptions:
+    if request.model_fields_set <= _PLAIN:  # the usual request: a frozen, shared instance
+        return _max_tokens_only(request.max_tokens)
     tool_choice, parallel = to_tool_choice(request.tool_choice) if request.tools else (None, None)
     user = (request.metadata or {}).get("user_id")
     response_format, extra = _output_config(request.output_config)

@@ -47,7 +47,7 @@ from router.server.dialects.responses_items import (
 from router.server.http_errors import HTTPFailure
 from router.server.responses_store import ResponsesStore, private_store
 from router.server.wire import answered_model, router_extension
-from router.types import Answer, RequestOptions
+from router.types import NO_OPTIONS, Answer, RequestOptions
 
 logger = logging.getLogger("router.server")
 
@@ -117,7 +117,15 @@ def parse_request(data: Any) -> ResponsesRequest:
     return request
 
 
+# Request fields that never reach RequestOptions: a request that sets nothing else gets the shared NO_OPTIONS.
+_NOT_OPTIONS = frozenset({"model", "input", "instructions", "store", "previous_response_id", "stream", "stream_options",
+                          "metadata", "truncation", "include", "service_tier", "safety_identifier", "prompt_cache_key",
+                          "max_tool_calls", "background", "mode"})
+
+
 def request_options(request: ResponsesRequest) -> RequestOptions:
+    if request.model_fields_set <= _NOT_OPTIONS:
+        return NO_OPTIONS
     extra: dict[str, Any] = {}
     effort = (request.reasoning or {}).get("effort")
     if effort is not None:
