@@ -151,7 +151,7 @@ def test_tool_use_round_trip_streams_arguments_and_keeps_the_chain(server: Serve
     assert second.content[0].text == "It is sunny in Paris." and second.stop_reason == "end_turn"
     sent = upstream(fake_server)
     assert sent[1]["tool_calls"][0]["id"] == "call_up_0"  # the id the upstream issued, unchanged
-    assert json.loads(sent[1]["tool_calls"][0]["function"]["arguments"]) == {"city": "Paris"}
+    assert sent[1]["tool_calls"][0]["function"]["arguments"] == '{"city": "Paris"}'  # its own string (rule 1)
     assert sent[2] == {"role": "tool", "tool_call_id": "call_up_0", "content": "sunny in Paris"}
     assert fake_server.bodies[0]["tools"][0]["function"]["parameters"] == WEATHER["input_schema"]
 
@@ -395,3 +395,46 @@ def test_mode_extension_answers_with_the_router_modes(server: ServerThread, fake
         {"role": "user", "content": "what is 2+2?"}], extra_body={"mode": "cot"})
     assert message.content[0].text == "Step by step: 4."  # type: ignore[union-attr]
     assert message.model_extra and message.model_extra["router"]["mode"] == "cot"
+
+
+def test_the_readme_example_runs_against_the_server(server: ServerThread, fake_server: FakeOpenAIServer,
+                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    import re
+    from pathlib import Path
+
+    readme = (Path(__file__).parent.parent / "README.md").read_text(encoding="utf-8")
+    [block] = [b for b in re.findall(r"```python\n(.*?)```", readme, re.S) if "anthropic.Anthropic(" in b]
+    fake_server.enqueue(Text("Hello from the README."))
+    exec(block.replace("http://127.0.0.1:8000", server.url).replace("sk-my-gateway-key", SERVER_KEY), {})
+    assert capsys.readouterr().out.strip() == "fake/fake-model Hello from the README."
+
+
+def test_provider_fields_and_strings_of_calls_go_back_unchanged(server: ServerThread,
+                                                                 fake_server: FakeOpenAIServer) -> None:
+    """A Gemini-style thought signature on a call and the provider's spacing survive the Anthropic round trip;
+    a call the client changed goes as the client sent it."""
+    signed = RawChunks(({"tool_calls": [{"index": 0, "id": "call_g1", "type": "function",
+                                         "extra_content": {"google": {"thought_signature": "c2lnbmF0dXJl"}},
+                                         "function": {"name": "get_weather", "arguments": '{ "city" : "Bern" }'}}]},),
+                       finish_reason="tool_calls", message={
+                           "role": "assistant", "content": None, "tool_calls": [{
+                               "id": "call_g1", "type": "function",
+                               "extra_content": {"google": {"thought_signature": "c2lnbmF0dXJl"}},
+                               "function": {"name": "get_weather", "arguments": '{ "city" : "Bern" }'}}]})
+    sdk = client(server)
+    for edited in (False, True):
+        fake_server.enqueue(signed, Text("done"))
+        ask = {"role": "user", "content": "Bern?"}
+        first = sdk.messages.create(model="auto", max_tokens=64, tools=[WEATHER], messages=[ask])
+        content = [block.model_dump(exclude_none=True) for block in first.content]
+        if edited:
+            content[0]["input"] = {"city": "Basel"}
+        sdk.messages.create(model="auto", max_tokens=64, tools=[WEATHER], messages=[
+            ask, {"role": "assistant", "content": content},
+            {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "call_g1", "content": "mild"}]}])
+        [call] = upstream(fake_server)[1]["tool_calls"]
+        if edited:
+            assert call["function"]["arguments"] == '{"city":"Basel"}' and "extra_content" not in call
+        else:
+            assert call["function"]["arguments"] == '{ "city" : "Bern" }'
+            assert call["extra_content"] == {"google": {"thought_signature": "c2lnbmF0dXJl"}}

@@ -338,3 +338,16 @@ def test_wrong_key_is_401(server: ServerThread) -> None:
             model="auto", input="x")
 
 
+
+
+def test_the_readme_example_runs_against_the_server(server: ServerThread, fake_server: FakeOpenAIServer,
+                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    import re
+
+    readme = (Path(__file__).parent.parent / "README.md").read_text(encoding="utf-8")
+    [block] = [b for b in re.findall(r"```python\n(.*?)```", readme, re.S) if "responses.create(" in b]
+    fake_server.enqueue(Text("101"), Text("103"))
+    exec(block.replace("http://127.0.0.1:8000", server.url).replace("sk-my-gateway-key", SERVER_KEY), {})
+    assert capsys.readouterr().out.strip() == "103"
+    assert [m["content"] for m in fake_server.last_body["messages"]] == [
+        "Name a prime above 100.", "101", "And the next one?"]

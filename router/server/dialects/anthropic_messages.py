@@ -27,6 +27,7 @@ Streams follow Anthropic's event sequence: ``message_start``, ``ping``, per bloc
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 from functools import lru_cache
 from typing import Any, Literal
 
@@ -37,6 +38,7 @@ from router.config import ServerSettings
 from router.loop.chain import validate_messages
 from router.server.dialects.anthropic_blocks import signature, to_messages, to_tool_choice, to_tools
 from router.server.dialects.base import Call, ReplyMeta, WireError, split_question
+from router.server.dialects.call_memory import remember, restore
 from router.server.dialects.toolstream import Piece, Start, ToolCallStream
 from router.server.http_errors import HTTPFailure
 from router.server.wire import answered_model, router_extension
@@ -365,6 +367,7 @@ class AnthropicMessages:
     def __init__(self, settings: ServerSettings) -> None:
         self.max_messages = settings.max_messages
         self.max_body_bytes = settings.max_body_bytes
+        self.ttl_s = settings.responses_ttl_s
 
     def parse(self, data: Any, headers: Mapping[str, str]) -> Call:
         request = parse_request(data)
@@ -374,6 +377,14 @@ class AnthropicMessages:
                     mode=request.mode, stream=bool(request.stream), question=question,
                     reply_headers=((b"anthropic-version", headers.get("anthropic-version", DEFAULT_VERSION).encode(
                         "latin-1")),))
+
+    async def prepare(self, call: Call, engine: Any) -> Call:
+        """Calls the client sends back as ``input`` objects get the provider's own strings and fields again."""
+        messages = await restore(getattr(engine, "state", None), call.messages)
+        return call if messages is None else replace(call, messages=messages)
+
+    async def keep(self, call: Call, answer: Answer, body: dict[str, Any], engine: Any) -> None:
+        await remember(getattr(engine, "state", None), answer, self.ttl_s)
 
     def render(self, answer: Answer, call: Call, meta: ReplyMeta) -> dict[str, Any]:
         return message_body(answer, meta)

@@ -37,6 +37,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from router.config import ServerSettings
 from router.loop.chain import validate_messages
 from router.server.dialects.base import Call, ReplyMeta, WireError, split_question
+from router.server.dialects.call_memory import remember, restore
 from router.server.dialects.responses_items import (
     output_items,
     to_messages,
@@ -258,8 +259,9 @@ class OpenAIResponses:
     async def prepare(self, call: Call, engine: Any) -> Call:
         """``previous_response_id``: the stored conversation goes before the new input."""
         request: ResponsesRequest = call.extras["request"]
-        if request.previous_response_id is None:
-            return call
+        if request.previous_response_id is None:  # function_call items sent back get their provider fields again
+            messages = await restore(getattr(engine, "state", None), call.messages)
+            return call if messages is None else replace(call, messages=messages)
         stored = await self.store(engine).get(request.previous_response_id)
         if stored is None:
             raise WireError(400, f"Previous response with id '{request.previous_response_id}' not found.",
@@ -270,6 +272,7 @@ class OpenAIResponses:
 
     async def keep(self, call: Call, answer: Answer, body: dict[str, Any], engine: Any) -> None:
         request: ResponsesRequest = call.extras["request"]
+        await remember(getattr(engine, "state", None), answer, self.ttl_s)
         if request.store is False:
             return
         history = call.messages[1:] if request.instructions else list(call.messages)

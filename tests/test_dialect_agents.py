@@ -1,0 +1,111 @@
+"""Agent frameworks that speak the new dialects run a tool round trip through ``router serve``.
+
+* openai-agents, whose default model speaks the Responses API (``OpenAIResponsesModel``);
+* pydantic-ai's ``AnthropicModel``, which speaks Anthropic Messages through the ``anthropic`` SDK.
+
+Each framework runs its own tool (the router is a transparent gateway here); the upstream is the
+scripted OpenAI-compatible FakeOpenAIServer, and what reached it must keep the chain rules.
+Claude Code itself (``claude-agent-sdk``) is not run here: it is a much larger client whose calls
+(titles, summaries, its own tools) a scripted upstream cannot answer faithfully.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from dialect_checks import chain_ok
+from fake_openai_server import FakeOpenAIServer, Text, ToolCalls
+from server_harness import SERVER_KEY, UPSTREAM_KEY_ENV, ServerThread, make_engine, upstream_config
+
+from router.config import ServerSettings
+from router.server.app import create_app
+from router.server.auth import KeyCheck
+
+
+@pytest.fixture
+def server(fake_server: FakeOpenAIServer, monkeypatch: pytest.MonkeyPatch) -> Iterator[ServerThread]:
+    monkeypatch.setenv(UPSTREAM_KEY_ENV, "sk-upstream-test")
+    app = create_app(make_engine(upstream_config(fake_server.base_url)), ServerSettings(),
+                     keys=KeyCheck([SERVER_KEY.encode()]))
+    thread = ServerThread(app).start()
+    yield thread
+    thread.stop()
+
+
+def _tool_turns(fake: FakeOpenAIServer) -> list[dict[str, Any]]:
+    """The upstream request that carried the tool result, chain-checked."""
+    [body] = [b for b in fake.bodies if b and any(m.get("role") == "tool" for m in b["messages"])]
+    chain_ok(body["messages"])
+    return body["messages"]
+
+
+@pytest.mark.parametrize("stream", [False, True])
+def test_openai_agents_runs_its_tool_through_the_responses_dialect(server: ServerThread, fake_server: FakeOpenAIServer,
+                                                                    stream: bool) -> None:
+    import agents
+    from openai import AsyncOpenAI
+
+    ran: list[str] = []
+
+    @agents.function_tool
+    def get_weather(city: str) -> str:
+        """The weather in a city."""
+        ran.append(city)
+        return f"sunny in {city}"
+
+    fake_server.enqueue(ToolCalls((("get_weather", '{"city": "Paris"}'),), chunk_size=4, id_prefix="call_ag_"),
+                        Text("It is sunny in Paris."))
+    client = AsyncOpenAI(base_url=server.url + "/v1", api_key=SERVER_KEY, max_retries=0)
+    model = agents.OpenAIResponsesModel(model="auto", openai_client=client)
+    agent = agents.Agent(name="weather", instructions="Use the tool.", tools=[get_weather], model=model)
+    config = agents.RunConfig(tracing_disabled=True)
+
+    async def main() -> str:
+        if stream:
+            result = agents.Runner.run_streamed(agent, "weather in Paris?", run_config=config)
+            async for _ in result.stream_events():
+                pass
+            return str(result.final_output)
+        return str((await agents.Runner.run(agent, "weather in Paris?", run_config=config)).final_output)
+
+    assert asyncio.run(main()) == "It is sunny in Paris."
+    assert ran == ["Paris"]  # the framework ran its own tool, once
+    sent = _tool_turns(fake_server)
+    assert sent[0] == {"role": "system", "content": "Use the tool."}
+    assert sent[2]["tool_calls"][0]["id"] == "call_ag_0"
+    assert json.loads(sent[2]["tool_calls"][0]["function"]["arguments"]) == {"city": "Paris"}
+    assert sent[3] == {"role": "tool", "tool_call_id": "call_ag_0", "content": "sunny in Paris"}
+
+
+def test_pydantic_ai_anthropic_model_runs_its_tool_through_the_messages_dialect(server: ServerThread,
+                                                                                fake_server: FakeOpenAIServer) -> None:
+    import pydantic_ai
+    from anthropic import AsyncAnthropic
+    from pydantic_ai.models.anthropic import AnthropicModel
+    from pydantic_ai.providers.anthropic import AnthropicProvider
+
+    ran: list[str] = []
+    fake_server.enqueue(ToolCalls((("get_time", '{"tz": "CET"}'), ("get_time", '{"tz": "JST"}')), id_prefix="call_pa_"),
+                        Text("Noon in Paris, evening in Tokyo."))
+    client = AsyncAnthropic(base_url=server.url, api_key=SERVER_KEY, max_retries=0)
+    model = AnthropicModel("auto", provider=AnthropicProvider(anthropic_client=client))
+    agent = pydantic_ai.Agent(model, instructions="Use the tool for times.")
+
+    @agent.tool_plain
+    def get_time(tz: str) -> str:
+        """The time in a timezone."""
+        ran.append(tz)
+        return {"CET": "12:00", "JST": "20:00"}[tz]
+
+    result = agent.run_sync("time in Paris and Tokyo?")
+    assert result.output == "Noon in Paris, evening in Tokyo."
+    assert sorted(ran) == ["CET", "JST"]
+    sent = _tool_turns(fake_server)
+    calls = next(m for m in sent if m.get("tool_calls"))["tool_calls"]
+    assert [c["id"] for c in calls] == ["call_pa_0", "call_pa_1"]
+    results = [m for m in sent if m["role"] == "tool"]
+    assert [(m["tool_call_id"], m["content"]) for m in results] == [("call_pa_0", "12:00"), ("call_pa_1", "20:00")]
