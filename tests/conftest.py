@@ -99,3 +99,30 @@ def upstreams() -> Iterator[list[Any]]:
 # --- what did not run, said loudly at the end (issue 18 item 23) --------------------------------------------
 
 from skip_summary import pytest_terminal_summary  # noqa: E402, F401  (a hook: pytest finds it by name)
+
+
+# --- router serve's app on 127.0.0.1 in front of the fake upstream (issue 19: the dialects) ----
+
+
+@pytest.fixture
+def serve_gateway(fake_server: FakeOpenAIServer, monkeypatch: pytest.MonkeyPatch) -> Iterator[Callable[..., Any]]:
+    """``serve_gateway(**server_settings)`` starts the real app (real Router) on a free port, upstream ``fake_server``."""
+    from server_harness import SERVER_KEY, UPSTREAM_KEY_ENV, ServerThread, make_engine, upstream_config
+
+    from router.config import ServerSettings
+    from router.server.app import create_app
+    from router.server.auth import KeyCheck
+
+    monkeypatch.setenv(UPSTREAM_KEY_ENV, "sk-upstream-test")
+    started: list[ServerThread] = []
+
+    def start(**settings: Any) -> ServerThread:
+        app = create_app(make_engine(upstream_config(fake_server.base_url)), ServerSettings(**settings),
+                         keys=KeyCheck([SERVER_KEY.encode()]))
+        server = ServerThread(app).start()
+        started.append(server)
+        return server
+
+    yield start
+    for server in started:
+        server.stop()

@@ -38,9 +38,8 @@ def check_anthropic_error(body: dict[str, Any]) -> dict[str, Any]:
     return body
 
 
-def anthropic_sse(raw: bytes) -> list[dict[str, Any]]:
-    """The events of an Anthropic stream, each validated by the SDK's event union (``error`` by its shape);
-    the ``event:`` line must name the payload's type."""
+def _named_events(raw: bytes) -> list[dict[str, Any]]:
+    """The ``data`` of each SSE event; its ``event:`` line must name the payload's type."""
     events: list[dict[str, Any]] = []
     for block in raw.decode("utf-8").split("\n\n"):
         if not block.strip():
@@ -48,13 +47,20 @@ def anthropic_sse(raw: bytes) -> list[dict[str, Any]]:
         lines = dict(line.split(": ", 1) for line in block.splitlines())
         payload = json.loads(lines["data"])
         assert lines["event"] == payload["type"], block
+        events.append(payload)
+    return events
+
+
+def anthropic_sse(raw: bytes) -> list[dict[str, Any]]:
+    """The events of an Anthropic stream, each validated by the SDK's event union (``error`` by its shape)."""
+    events = _named_events(raw)
+    for payload in events:
         if payload["type"] == "error":
             check_anthropic_error(payload)
         elif payload["type"] == "ping":  # not in the SDK's event union: it skips pings
             assert payload == {"type": "ping"}, payload
         else:
             _anthropic_event_adapter().validate_python(payload)
-        events.append(payload)
     return events
 
 
@@ -114,15 +120,9 @@ def check_responses(kind: str, payload: Any, *, event: bool = False) -> Any:
 
 
 def responses_sse(raw: bytes) -> list[dict[str, Any]]:
-    events: list[dict[str, Any]] = []
-    for block in raw.decode("utf-8").split("\n\n"):
-        if not block.strip():
-            continue
-        lines = dict(line.split(": ", 1) for line in block.splitlines())
-        payload = json.loads(lines["data"])
-        assert lines["event"] == payload["type"], block
+    events = _named_events(raw)
+    for payload in events:
         check_responses(payload["type"], payload, event=True)
-        events.append(payload)
     numbers = [e["sequence_number"] for e in events]
     assert numbers == list(range(len(events))), numbers
     return events

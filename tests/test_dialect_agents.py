@@ -13,27 +13,18 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import Iterator
+from collections.abc import Callable
 from typing import Any
 
 import pytest
 from dialect_checks import chain_ok
 from fake_openai_server import FakeOpenAIServer, Text, ToolCalls
-from server_harness import SERVER_KEY, UPSTREAM_KEY_ENV, ServerThread, make_engine, upstream_config
-
-from router.config import ServerSettings
-from router.server.app import create_app
-from router.server.auth import KeyCheck
+from server_harness import SERVER_KEY, ServerThread
 
 
 @pytest.fixture
-def server(fake_server: FakeOpenAIServer, monkeypatch: pytest.MonkeyPatch) -> Iterator[ServerThread]:
-    monkeypatch.setenv(UPSTREAM_KEY_ENV, "sk-upstream-test")
-    app = create_app(make_engine(upstream_config(fake_server.base_url)), ServerSettings(),
-                     keys=KeyCheck([SERVER_KEY.encode()]))
-    thread = ServerThread(app).start()
-    yield thread
-    thread.stop()
+def server(serve_gateway: Callable[..., ServerThread]) -> ServerThread:
+    return serve_gateway()
 
 
 def _tool_turns(fake: FakeOpenAIServer) -> list[dict[str, Any]]:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any
 
 import anthropic
@@ -24,11 +24,7 @@ from dialect_checks import (
     check_anthropic_message,
 )
 from fake_openai_server import CutStream, FakeOpenAIServer, RawChunks, Replay, ServerError, Text, ToolCalls
-from server_harness import SERVER_KEY, UPSTREAM_KEY_ENV, ServerThread, make_engine, upstream_config
-
-from router.config import ServerSettings
-from router.server.app import create_app
-from router.server.auth import KeyCheck
+from server_harness import SERVER_KEY, ServerThread
 
 HEADERS = {"x-api-key": SERVER_KEY, "anthropic-version": "2023-06-01"}
 HI = [{"role": "user", "content": "hi"}]
@@ -39,25 +35,8 @@ TIME = {"name": "get_time", "description": "The time in a timezone.",
 
 
 @pytest.fixture
-def serve(fake_server: FakeOpenAIServer, monkeypatch: pytest.MonkeyPatch) -> Iterator[Callable[..., ServerThread]]:
-    monkeypatch.setenv(UPSTREAM_KEY_ENV, "sk-upstream-test")
-    started: list[ServerThread] = []
-
-    def start(**settings: Any) -> ServerThread:
-        app = create_app(make_engine(upstream_config(fake_server.base_url)), ServerSettings(**settings),
-                         keys=KeyCheck([SERVER_KEY.encode()]))
-        server = ServerThread(app).start()
-        started.append(server)
-        return server
-
-    yield start
-    for server in started:
-        server.stop()
-
-
-@pytest.fixture
-def server(serve: Callable[..., ServerThread]) -> ServerThread:
-    return serve()
+def server(serve_gateway: Callable[..., ServerThread]) -> ServerThread:
+    return serve_gateway()
 
 
 def client(server: ServerThread, **kwargs: Any) -> anthropic.Anthropic:

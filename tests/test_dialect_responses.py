@@ -14,7 +14,7 @@ import os
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -24,11 +24,7 @@ import pytest
 from dialect_checks import chain_ok, check_responses, responses_sse
 from fake_openai_server import CutStream, FakeOpenAIServer, RawChunks, Text, ToolCalls
 from pydantic import BaseModel
-from server_harness import SERVER_KEY, UPSTREAM_KEY_ENV, ServerThread, free_port, make_engine, upstream_config
-
-from router.config import ServerSettings
-from router.server.app import create_app
-from router.server.auth import KeyCheck
+from server_harness import SERVER_KEY, UPSTREAM_KEY_ENV, ServerThread, free_port
 
 AUTH = {"Authorization": f"Bearer {SERVER_KEY}"}
 WEATHER = {"type": "function", "name": "get_weather", "description": "The weather in a city.", "strict": True,
@@ -37,13 +33,8 @@ WEATHER = {"type": "function", "name": "get_weather", "description": "The weathe
 
 
 @pytest.fixture
-def server(fake_server: FakeOpenAIServer, monkeypatch: pytest.MonkeyPatch) -> Iterator[ServerThread]:
-    monkeypatch.setenv(UPSTREAM_KEY_ENV, "sk-upstream-test")
-    app = create_app(make_engine(upstream_config(fake_server.base_url)), ServerSettings(),
-                     keys=KeyCheck([SERVER_KEY.encode()]))
-    thread = ServerThread(app).start()
-    yield thread
-    thread.stop()
+def server(serve_gateway: Callable[..., ServerThread]) -> ServerThread:
+    return serve_gateway()
 
 
 def client(server: ServerThread) -> openai.OpenAI:

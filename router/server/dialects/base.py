@@ -13,7 +13,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
+
+from pydantic import BaseModel, ValidationError
 
 from router.server.http_errors import HTTPFailure
 from router.types import NO_OPTIONS, Answer, Event, RequestOptions
@@ -121,6 +123,29 @@ def text_chars(messages: list[dict[str, Any]]) -> int:
     return total
 
 
+M = TypeVar("M", bound=BaseModel)
+
+
+def _where(loc: tuple[Any, ...]) -> str:
+    return "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in loc).lstrip(".")
+
+
+def validated(model: type[M], data: Any, *, unknown: str) -> M:
+    """``data`` as the dialect's pydantic request model, or a ``WireError`` naming the first bad field;
+    ``unknown`` words the refusal of an unknown field (``{where}`` is its path), as each dialect's own API does."""
+    if not isinstance(data, dict):
+        raise WireError(400, "the request body must be a JSON object", code="invalid_request")
+    try:
+        return model.model_validate(data)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = _where(tuple(first["loc"])) or "body"
+        if first["type"] == "extra_forbidden":
+            raise WireError(400, unknown.format(where=where), code="unknown_parameter", param=where) from None
+        message = str(first["msg"]).removeprefix("Value error, ")
+        raise WireError(400, f"{where}: {message}", code="invalid_request", param=where) from None
+
+
 def split_question(messages: list[dict[str, Any]]) -> tuple[str, list[dict[str, Any]]]:
     """The question (the last message, a user's) and the history before it, for ``aask``."""
     last = messages[-1]
@@ -136,4 +161,4 @@ def split_question(messages: list[dict[str, Any]]) -> tuple[str, list[dict[str, 
     return content, messages[:-1]
 
 
-__all__ = ["Call", "Dialect", "ReplyMeta", "StreamWriter", "WireError", "split_question", "text_chars"]
+__all__ = ["Call", "Dialect", "ReplyMeta", "StreamWriter", "WireError", "split_question", "text_chars", "validated"]

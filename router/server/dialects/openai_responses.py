@@ -32,11 +32,11 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field
 
 from router.config import ServerSettings
 from router.loop.chain import validate_messages
-from router.server.dialects.base import Call, ReplyMeta, WireError, split_question
+from router.server.dialects.base import Call, ReplyMeta, WireError, split_question, validated
 from router.server.dialects.call_memory import remember, restore
 from router.server.dialects.responses_items import (
     output_items,
@@ -89,26 +89,12 @@ class ResponsesRequest(BaseModel):
     """Extension: answer with the router's modes (``extra_body`` in the SDK)."""
 
 
-def _where(loc: tuple[Any, ...]) -> str:
-    return "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in loc).lstrip(".")
-
-
 def parse_request(data: Any) -> ResponsesRequest:
-    if not isinstance(data, dict):
-        raise WireError(400, "the request body must be a JSON object", code="invalid_request")
     for name in ("conversation", "prompt"):
-        if data.get(name) is not None:
+        if isinstance(data, dict) and data.get(name) is not None:
             raise WireError(400, f"'{name}' refers to objects stored on OpenAI's side; this gateway keeps responses "
                             "(use previous_response_id)", code="unsupported_parameter", param=name)
-    try:
-        request = ResponsesRequest.model_validate(data)
-    except ValidationError as exc:
-        first = exc.errors()[0]
-        where = _where(tuple(first["loc"])) or "body"
-        if first["type"] == "extra_forbidden":
-            raise WireError(400, f"Unknown parameter: '{where}'.", code="unknown_parameter", param=where) from None
-        raise WireError(400, f"{where}: {str(first['msg']).removeprefix('Value error, ')}", code="invalid_request",
-                        param=where) from None
+    request = validated(ResponsesRequest, data, unknown="Unknown parameter: '{where}'.")
     if request.background:
         raise WireError(400, "background responses are not supported: stream instead", code="unsupported_parameter",
                         param="background")
