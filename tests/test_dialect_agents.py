@@ -5,8 +5,10 @@
 
 Each framework runs its own tool (the router is a transparent gateway here); the upstream is the
 scripted OpenAI-compatible FakeOpenAIServer, and what reached it must keep the chain rules.
-Claude Code itself (``claude-agent-sdk``) is not run here: it is a much larger client whose calls
-(titles, summaries, its own tools) a scripted upstream cannot answer faithfully.
+* Claude Code, the coding agent (the CLI bundled in the ``claude-agent-sdk`` wheel), over Anthropic
+  Messages: it runs its own Bash tool, and the command's real output reaches the upstream as the
+  tool result. Its upstream answers by what each request holds (tools offered, a tool result present),
+  since the agent's side requests are not ours to script one by one.
 """
 
 from __future__ import annotations
@@ -100,3 +102,57 @@ def test_pydantic_ai_anthropic_model_runs_its_tool_through_the_messages_dialect(
     assert [c["id"] for c in calls] == ["call_pa_0", "call_pa_1"]
     results = [m for m in sent if m["role"] == "tool"]
     assert [(m["tool_call_id"], m["content"]) for m in results] == [("call_pa_0", "12:00"), ("call_pa_1", "20:00")]
+
+
+class _Agentic(FakeOpenAIServer):
+    """Answers like a model driving an agent: call Bash when it is offered, then report what the tool said."""
+
+    def _next_reply(self) -> Any:
+        body = self.requests[-1].body or {}
+        results = [m for m in body.get("messages", []) if m.get("role") == "tool"]
+        if results:
+            return Text(f"The tool said: {str(results[-1].get('content'))[:200]}")
+        if "Bash" in [t["function"]["name"] for t in body.get("tools") or []]:
+            return ToolCalls((("Bash", json.dumps({"command": "echo hello-from-the-tool",
+                                                   "description": "Print a greeting"})),), id_prefix="call_cc_")
+        return Text("ok")
+
+
+def test_claude_code_runs_its_bash_tool_through_the_messages_dialect(tmp_path: Any,
+                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    import os
+    import subprocess
+    from pathlib import Path
+
+    import claude_agent_sdk
+    from server_harness import UPSTREAM_KEY_ENV, make_engine, upstream_config
+
+    from router.config import ServerSettings
+    from router.server.app import create_app
+    from router.server.auth import KeyCheck
+
+    cli = Path(claude_agent_sdk.__file__).parent / "_bundled" / "claude"
+    monkeypatch.setenv(UPSTREAM_KEY_ENV, "sk-upstream-test")
+    with _Agentic() as upstream:
+        app = create_app(make_engine(upstream_config(upstream.base_url)), ServerSettings(),
+                         keys=KeyCheck([SERVER_KEY.encode()]))
+        gateway = ServerThread(app).start()
+        try:
+            env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": str(tmp_path),
+                   "ANTHROPIC_BASE_URL": gateway.url, "ANTHROPIC_API_KEY": SERVER_KEY, "ANTHROPIC_MODEL": "auto",
+                   "ANTHROPIC_SMALL_FAST_MODEL": "auto", "ANTHROPIC_DEFAULT_HAIKU_MODEL": "auto",
+                   "DISABLE_TELEMETRY": "1", "DISABLE_AUTOUPDATER": "1", "DISABLE_ERROR_REPORTING": "1",
+                   "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1"}
+            done = subprocess.run([str(cli), "-p", "Print a greeting with Bash.", "--allowedTools", "Bash",
+                                   "--output-format", "json", "--model", "auto"], env=env, cwd=tmp_path,
+                                  capture_output=True, text=True, timeout=240)
+        finally:
+            gateway.stop()
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
+    result = json.loads(done.stdout)
+    assert result["is_error"] is False and result["result"] == "The tool said: hello-from-the-tool"
+    sent = _tool_turns(upstream)
+    calls = next(m for m in sent if m.get("tool_calls"))["tool_calls"]
+    [answer] = [m for m in sent if m["role"] == "tool"]
+    assert calls[0]["id"] == "call_cc_0" and answer["tool_call_id"] == "call_cc_0"
+    assert "hello-from-the-tool" in answer["content"]  # what Claude Code's own Bash really printed

@@ -170,7 +170,7 @@ def to_messages(system: Any, turns: list[Any]) -> list[dict[str, Any]]:
             raise bad(where, "must be an object with 'role' and 'content'")
         role = turn.get("role")
         content = turn.get("content")
-        if type(content) is str and not asked and role in ("user", "assistant"):  # the usual turn: no blocks to read
+        if type(content) is str and not asked and role in ("user", "assistant", "system"):  # the usual turn: no blocks to read
             messages.append({"role": role, "content": content})
             continue
         blocks = _blocks(content, f"{where}.content")
@@ -181,6 +181,8 @@ def to_messages(system: Any, turns: list[Any]) -> list[dict[str, Any]]:
         elif role == "user":
             messages.extend(_user(blocks, f"{where}.content", asked))
             asked = []
+        elif role == "system" and not asked:  # Claude Code puts later system turns among the messages
+            messages.append({"role": "system", "content": system_text(content)})
         else:
             raise bad(f"{where}.role", f"must be 'user' or 'assistant', got {role!r}")
     return messages
