@@ -417,3 +417,15 @@ def test_provider_fields_and_strings_of_calls_go_back_unchanged(server: ServerTh
         else:
             assert call["function"]["arguments"] == '{ "city" : "Bern" }'
             assert call["extra_content"] == {"google": {"thought_signature": "c2lnbmF0dXJl"}}
+
+
+def test_fallbacks_and_routing_are_the_pipelines(server: ServerThread, fake_server: FakeOpenAIServer) -> None:
+    """A failing provider falls back to the next one, and provider/model picks one, as on chat completions."""
+    fake_server.enqueue(ServerError(500), Text("from the fallback"))
+    message = client(server).messages.create(model="auto", max_tokens=16, messages=HI)
+    assert message.model == "other/other-model" and message.content[0].text == "from the fallback"  # type: ignore[union-attr]
+    attempts = message.model_extra["router"]["attempts"]  # type: ignore[index]
+    assert [(a["provider"], a["ok"]) for a in attempts] == [("fake", False), ("other", True)]
+    fake_server.enqueue(Text("chosen"))
+    assert client(server).messages.create(model="other/other-model", max_tokens=16, messages=HI).model == (
+        "other/other-model")

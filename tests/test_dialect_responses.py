@@ -342,3 +342,11 @@ def test_the_readme_example_runs_against_the_server(server: ServerThread, fake_s
     assert capsys.readouterr().out.strip() == "103"
     assert [m["content"] for m in fake_server.last_body["messages"]] == [
         "Name a prime above 100.", "101", "And the next one?"]
+
+
+def test_fallbacks_are_the_pipelines(server: ServerThread, fake_server: FakeOpenAIServer) -> None:
+    from fake_openai_server import ServerError
+
+    fake_server.enqueue(ServerError(500), Text("from the fallback"))
+    response = client(server).responses.create(model="auto", input="x")
+    assert response.model == "other/other-model" and response.output_text == "from the fallback"
