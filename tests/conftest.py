@@ -100,7 +100,6 @@ def upstreams() -> Iterator[list[Any]]:
 
 from skip_summary import pytest_terminal_summary  # noqa: E402, F401  (a hook: pytest finds it by name)
 
-
 # --- router serve's app on 127.0.0.1 in front of the fake upstream (issue 19: the dialects) ----
 
 
