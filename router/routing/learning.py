@@ -54,8 +54,6 @@ _CENTRE_OVER = 500
 """Recent decisions whose mean adjustment is taken out (per process)."""
 _STEP = 0.05
 """Step size of the normalised least-mean-squares fit of outcomes on the semantic vector."""
-_Z = 0.5
-"""How many standard errors of a kind's residuals are taken off its adjustment (noise is not learned)."""
 _MODEL_MARGIN = 0.1
 """How much better (mean score) another model of the tier must do before it goes first."""
 
@@ -266,7 +264,6 @@ class Learner:
         residual: dict[str, float] = dict.fromkeys(ARMS, 0.0)
         total = sum(stats[f"*|{t}|n"] for t in ARMS)
         used = total
-        noise = 0.0
         for cell in kind.cells:
             counts = {t: stats[f"{cell}|{t}|n"] for t in ARMS}
             if sum(counts.values()) < self.settings.min_evidence:
@@ -276,7 +273,6 @@ class Learner:
                 off = stats[f"{cell}|{t}|r"] - a * counts[t] - b * stats[f"{cell}|{t}|d"]
                 residual[t] = (off + _SHRINK * residual[t]) / (counts[t] + _SHRINK)
             used = sum(counts.values())
-            noise = _Z * math.sqrt(sum(0.25 / (counts[t] + _SHRINK) for t in ARMS))
         if kind.vector and _STEP:
             for t in ARMS:
                 weights = map(stats.__getitem__, _vector_fields(t, len(kind.vector)))
@@ -287,7 +283,6 @@ class Learner:
         cap = self.settings.max_adjustment
         raw = residual["strong"] - residual["fast"]
         raw -= self._centre(raw)
-        raw = math.copysign(max(0.0, abs(raw) - noise), raw)  # what noise alone could explain is not learned
         return max(-cap, min(cap, raw)), round(used), expected
 
     def _centre(self, raw: float) -> float:
