@@ -38,7 +38,7 @@ class SignalWeights(_Strict):
 
 
 class LearningSettings(_Strict):
-    """A contextual bandit over the tiers, per kind of question (task type and semantic neighbourhood).
+    """A contextual bandit over the tiers, per kind of question (task type and semantic vector).
 
     Outcomes (explicit feedback and implicit signals) move the difficulty score of a kind up or
     down; evidence decays with ``half_life_days``; state lives in the state store, so every process

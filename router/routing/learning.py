@@ -4,18 +4,20 @@ The prior is the difficulty score (``routing.difficulty``): strong when it reach
 threshold. Learning adds to that score, per kind of question, how much more the strong tier
 gained over the fast one on this deployment's own traffic than the prior expected:
 
-* **Kinds** come from the question understanding: the task type (coarse) and a neighbourhood
-  of its semantic vector within the task (fine: the signs of a few fixed projections), so a
-  question nobody asked before still lands where similar ones taught something. The fine cell
-  shrinks toward its task, the task toward zero (no evidence: the prior).
+* **Kinds** come from the question understanding: the task type, whose residuals (below) are
+  shrunk toward zero on little evidence, and the semantic vector, on which a normalised
+  least-mean-squares fit learns what the line and the task did not explain, so a question
+  nobody asked before still gets what similar ones taught.
 * **Outcomes** (explicit feedback, implicit signals: ``routing.outcomes``) are kept as
   exponentially decayed sums in the state store (``decay_add``: pure increments, so racing
   processes never lose one), per tier: a line of outcome against difficulty over all traffic,
   and per kind the residuals from that line. Comparing residuals, not raw means, keeps the
-  fast tier from looking better merely because it gets the easier questions of a kind.
-* **Exploration** flips ``explore_share`` of the automatic decisions to the other tier, one at
-  a random position in each block of ``1 / explore_share`` decisions (so the share holds to
-  within a decision, not only on average); explicit requests never reach the learner.
+  fast tier from looking better merely because it gets the easier questions of a kind. The
+  mean adjustment of recent decisions is taken out: kinds trade the strong share, the share
+  itself stays the user's ``strong_share``.
+* **Exploration** sends ``explore_share`` of the automatic decisions to the other tier, taken
+  among the decisions nearest the threshold (``Explorer``: the share holds to within two
+  decisions over any window); explicit requests never reach the learner.
 * A store that cannot be reached means the prior, said once in the log.
 
 One ``decay_read`` (one Redis round trip) per decision.
