@@ -11,8 +11,12 @@ follow, fastest first.
 
 A failure counts as a slow sample (at least ``FAILURE_S``), so a failing member sinks.
 A member nobody has asked for ``probe_after_s`` (0.5 s while it has fewer than
-``SETTLED`` samples) is put first once (per process), so a deployment that was slow or
-failing is measured again and can come back; a member never measured scores 0 and is
+``SETTLED`` samples) is put first once (per process), and so is the longest-unheard member
+outside the fast set once every ``probe_every`` decisions, so a deployment that was slow or
+failing is measured again and can come back however busy the pool is (one bad sample under
+load must not starve a fast twin until the timer runs out). A sample that is fast by the
+fast set's own measure pulls its average at least half way down (``RECOVERY_WEIGHT``), so
+one good probe brings a recovered member back. A member never measured scores 0 and is
 tried at once (warm-up).
 """
 
@@ -35,6 +39,8 @@ MIN_WEIGHT = 0.1
 """Every sample moves the average by at least this share, however close together samples come."""
 SETTLED = 3
 """Until a member has this many samples (its first may include opening a connection), it is probed every 0.5 s."""
+RECOVERY_WEIGHT = 0.5
+"""The least share a sample moves an average it undercuts by more than the tolerance (a recovery)."""
 TOLERANCE = 1.5
 SLACK_S = 0.05
 """Members within ``TOLERANCE`` x the best average plus ``SLACK_S`` count as equally fast (on a 10 ms endpoint,
@@ -74,6 +80,8 @@ class LatencyBook:
                 stat.average = seconds
             else:
                 weight = max(MIN_WEIGHT, 1.0 - math.exp(-max(0.0, now - stat.at) / DECAY_S))
+                if seconds * TOLERANCE + SLACK_S < stat.average:  # fast again by the fast set's measure
+                    weight = max(weight, RECOVERY_WEIGHT)
                 stat.average += weight * (seconds - stat.average)
             stat.at, stat.samples = now, stat.samples + 1
 
@@ -94,6 +102,10 @@ class LatencyBook:
         stat = self._stats.get(key)
         return stat.average if stat is not None and stat.samples else None
 
+    def last_heard(self, key: str) -> float:
+        stat = self._stats.get(key)
+        return stat.at if stat is not None else -math.inf
+
     def due_probe(self, key: str, after_s: float) -> bool:
         """True once per ``after_s`` for a member not heard from in that long (its timer restarts now)."""
         with self._lock:
@@ -107,10 +119,13 @@ class LatencyBook:
 
 
 class Latency:
-    def __init__(self, book: LatencyBook, rng: random.Random | None = None, *, probe_after_s: float = 10.0) -> None:
+    def __init__(self, book: LatencyBook, rng: random.Random | None = None, *, probe_after_s: float = 10.0,
+                 probe_every: int = 200) -> None:
         self.book = book
         self._rng = rng or random.Random()
         self.probe_after_s = probe_after_s
+        self.probe_every = probe_every
+        self._decisions = 0
 
     async def choose(self, members: Sequence[Member]) -> Choice:
         averages = {m.key: self.book.average(m.key) or 0.0 for m in members}  # not measured yet: 0, tried at once
@@ -120,6 +135,10 @@ class Latency:
             return Choice((probe, *(m for m in ranked if m is not probe)))
         best = averages[ranked[0].key]
         fast = [m for m in ranked if averages[m.key] <= best * TOLERANCE + SLACK_S]
+        self._decisions += 1
+        if self._decisions % self.probe_every == 0 and len(fast) < len(ranked):
+            outside = min((m for m in ranked if m not in fast), key=lambda m: self.book.last_heard(m.key))
+            return Choice((outside, *(m for m in ranked if m is not outside)))
         if len(fast) > 1:
             a, b = self._rng.sample(fast, 2)
             first = a if self.book.in_flight(a.key) <= self.book.in_flight(b.key) else b
