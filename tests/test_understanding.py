@@ -62,6 +62,9 @@ def test_task_types_on_new_phrasing(question: str, task: str) -> None:
         ("Translate into Chinese: our flight leaves Monday at 6am", "schedule"),
         ("Write a poem about Sunday mornings with grandma", "schedule"),
         ("昨天下午三点和老王吃了顿饭，聊得很开心", "schedule"),
+        # a text to summarise, whatever times it mentions (written after the round's code, found as a miss)
+        ("Summarize this: the board meets at 3pm on Friday to approve the budget.", "schedule"),
+        ("概括一下：周五下午三点董事会开会审批预算。", "schedule"),
         # symbols inside proofs are not sums
         ("Prove that 2^n > n for every natural number n.", "live_data"),
     ],

@@ -36,8 +36,10 @@ FAMILIES: tuple[tuple[str, str, float, str, str, str], ...] = (
     ("translation", "rewrite verb", 3.8,
      "rewrite|re-write|rephrase|paraphrase|reword|proofread|polish this|polish my|friendlier|politer|"
      "more polite|less blunt|more formal|less formal|more professional|more casual|sound more|sound less|"
-     "formal tone|polite tone|professional tone|casual tone|friendly tone",
-     "改写|重写|改成|润色|改得|改一下|修改一下这|换个说法|换种说法|委婉|更礼貌|更正式|正式一点|口语化|书面语|换个语气|改语气", ""),
+     "formal tone|polite tone|professional tone|casual tone|friendly tone|"
+     "summarize|summarise|summarized|summarised|sum up|condense|shorten this|shorten my",
+     "改写|重写|改成|润色|改得|改一下|修改一下这|换个说法|换种说法|委婉|更礼貌|更正式|正式一点|口语化|书面语|换个语气|改语气|"
+     "概括|摘要|总结一下|归纳一下|精简一下|缩写成|缩短", ""),
     # --- coding --------------------------------------------------------------------------------
     ("coding", "programming vocabulary", 3.2,
      "python|javascript|typescript|java|golang|rust|c++|c#|kotlin|swift|php|ruby|scala|haskell|bash|shell script|"
