@@ -13,12 +13,27 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from router.errors import UsageError
-from router.types import Answer, Usage
+from router.types import Answer, Attempt, Usage
 
 if TYPE_CHECKING:
     from router.config import RouterConfig
     from router.routing.names import Route
     from router.routing.plan import Plan
+
+
+PLAN_SKIPS = frozenset({"no_key", "not_installed", "capability", "context_window"})
+"""Attempt kinds the plan records for candidates passed over before any call: nothing was sent, so not failures."""
+
+
+def failed_attempts(answer: Answer) -> list[Attempt]:
+    """The calls that were really made and failed (the plan's skips left out), in order."""
+    return [a for a in answer.attempts if not a.ok and a.error_kind not in PLAN_SKIPS]
+
+
+def fallback_count(answer: Answer) -> int:
+    """How many other provider/models were tried and failed before whoever answered."""
+    answered = (answer.provider, answer.model)
+    return len({(a.provider, a.model) for a in failed_attempts(answer)} - {answered})
 
 
 def finish_answer(

@@ -153,7 +153,9 @@ def _ask(router: Any, question: str, args: argparse.Namespace, printer: Printer,
 
 def _announce_fallback(answer: Any, err: TextIO) -> None:
     """The route line was printed before the call; say so when someone else answered."""
-    failed = [a for a in answer.attempts if not a.ok and a.error_kind not in ("no_key", "not_installed", "capability", "context_window")]
+    from router.answers import failed_attempts
+
+    failed = failed_attempts(answer)
     if failed:
         kinds = ", ".join(f"{a.provider}: {a.error_kind}" for a in failed)
         err.write(f"[route] answered by {answer.provider}/{answer.model} after {len(failed)} failed attempt(s) ({kinds})\n")

@@ -26,6 +26,7 @@ from urllib.parse import urlsplit
 from opentelemetry import trace
 from opentelemetry.trace import SpanKind, Status, StatusCode
 
+from router.answers import fallback_count
 from router.clients.base import Messages, SyncClient, Tools
 from router.redaction import redact
 from router.types import Answer, ChatResponse, Event, RequestOptions, StreamEvent, ToolCallEvent, ToolResultEvent
@@ -36,8 +37,6 @@ if TYPE_CHECKING:
     from router.clients.base import LLMClient
 
 SCOPE = "router"
-SKIP_KINDS = frozenset({"no_key", "not_installed", "capability", "context_window"})
-"""Attempts the plan passed over before any call: not fallbacks, nothing was sent."""
 MAX_ATTRIBUTE_CHARS = 16_000
 """Opt-in content is cut here: a span is a record, not a copy of a 100 MB tool result."""
 
@@ -106,9 +105,6 @@ class Telemetry:
                 raise
 
     def finish(self, span: Span, answer: Answer, *, tier: str | None = None, task: str | None = None) -> None:
-        answered = (answer.provider, answer.model)
-        fallbacks = {(a.provider, a.model) for a in answer.attempts
-                     if not a.ok and a.error_kind not in SKIP_KINDS and (a.provider, a.model) != answered}
         attributes: dict[str, Any] = {
             "gen_ai.provider.name": answer.provider,
             "gen_ai.response.model": answer.model,
@@ -117,7 +113,7 @@ class Telemetry:
             "gen_ai.response.finish_reasons": (answer.finish_reason,),
             "router.mode": answer.mode,
             "router.route_reason": answer.route_reason,
-            "router.fallback_count": len(fallbacks),
+            "router.fallback_count": fallback_count(answer),
             "router.stopped_reason": answer.stopped_reason,
             "router.tools_run": len(answer.tool_records),
         }

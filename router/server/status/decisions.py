@@ -12,6 +12,8 @@ from collections import deque
 from dataclasses import asdict, dataclass
 from typing import TYPE_CHECKING, Any
 
+from router.answers import fallback_count
+
 if TYPE_CHECKING:
     from router.types import Answer
 
@@ -76,10 +78,6 @@ def decision_of(answer: Answer | None, *, dialect: str, status: int, outcome: st
         return Decision(at=time.time(), dialect=dialect, mode=mode, task="", tier=tier, provider="", model=model,
                         deployment="", route_reason="", latency_ms=None, cost_usd=None,
                         status=status, outcome=outcome, fallbacks=0)
-    answered = (answer.provider, answer.model)
-    fallbacks = len({(a.provider, a.model) for a in answer.attempts
-                     if not a.ok and a.error_kind not in ("no_key", "not_installed", "capability", "context_window")
-                     and (a.provider, a.model) != answered})
     if outcome == "ok":
         if answer.finish_reason == "content_filter":
             outcome = "filtered"
@@ -90,7 +88,7 @@ def decision_of(answer: Answer | None, *, dialect: str, status: int, outcome: st
     return Decision(at=time.time(), dialect=dialect, mode=answer.mode, task=_task(answer), tier=tier,
                     provider=answer.provider, model=answer.model, deployment=str(getattr(answer, "deployment", "") or ""),
                     route_reason=answer.route_reason, latency_ms=round(answer.latency_s * 1000, 1),
-                    cost_usd=answer.cost, status=status, outcome=outcome, fallbacks=fallbacks,
+                    cost_usd=answer.cost, status=status, outcome=outcome, fallbacks=fallback_count(answer),
                     tools=tuple(f"{r.server}:{r.server_tool or r.tool}" if getattr(r, "server", "") else r.tool
                                 for r in answer.tool_records[:16]))
 
