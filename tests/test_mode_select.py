@@ -224,12 +224,15 @@ def test_without_a_config_an_llm_is_consulted_like_hybrid() -> None:
 
 # --- the mode follows the understanding: natural phrasing with traps -------------------------
 
-NATURAL = Path(__file__).resolve().parent / "data" / "natural_holdout.jsonl"
+NATURAL = sorted((Path(__file__).resolve().parent / "data").glob("natural_holdout*.jsonl"))
+"""natural_holdout.jsonl was written before issue 17's first round, natural_holdout2.jsonl before its
+second round's changes, natural_holdout3.jsonl after them (see bench/eval_modes.py)."""
 
 
+@pytest.mark.parametrize("path", NATURAL, ids=lambda p: p.stem)
 @pytest.mark.parametrize("language", ["en", "zh"])
-def test_natural_questions_from_many_kinds_of_users(language: str) -> None:
-    rows = [r for r in _rows(NATURAL) if r["lang"] == language]
+def test_natural_questions_from_many_kinds_of_users(language: str, path: Path) -> None:
+    rows = [r for r in _rows(path) if r["lang"] == language]
     assert len(rows) >= 40
     misses = [f"{r['question']!r}: expected {r['mode']}, got {m.mode} ({m.reason})"
               for r in rows if (m := classify(r["question"])).mode != r["mode"]]

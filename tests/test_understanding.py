@@ -5,8 +5,10 @@ in the tables' vocabulary lists as a sentence."""
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -49,6 +51,51 @@ from router.understanding import TASK_TYPES, VECTOR_DIMENSION, Understanding, un
 def test_task_types_on_new_phrasing(question: str, task: str) -> None:
     u = understand(question)
     assert u.task == task, (u.task, u.evidence, u.scores)
+
+
+@pytest.mark.parametrize(
+    ("question", "task"),
+    [
+        # a role handed to the model, however it is phrased (even the role of a scientist)
+        ("You are Marie Curie, and a student asks you why you kept working with radium.", "roleplay"),
+        ("Picture yourself as an old oak tree in a park that is about to be cut down. Tell me how you feel.", "roleplay"),
+        ("现在你是一位严厉的健身教练，请给我安排今天的训练并且用教练的口气督促我", "roleplay"),
+        # puzzles: relations, constraints and deductions, not knowledge and not sums
+        ("Five runners finish a race. Kim beats Lee, Lee beats Ana, and Ana beats Raj. Who came last?", "reasoning"),
+        ("No reptiles are warm-blooded and all snakes are reptiles. What can we conclude about snakes?", "reasoning"),
+        ("一条船一次只能载两个人，四个人过河各需1、2、5、10分钟，最少多久全部过河？能否判断最优顺序？", "reasoning"),
+        # an operation over a text the question hands over
+        ("Classify each line below as a question or a statement:\nThe shop opens at nine.\nWhere is the bus stop?", "extraction"),
+        ("下面是三条快讯，请找出其中提到的所有公司名称，用列表返回：\n1. 星河电子今日发布新品\n2. 远山银行上调利率", "extraction"),
+        # social science and literature are humanities; venting is conversation
+        ("How does a central bank's interest rate decision ripple through the housing market?", "humanities"),
+        ("What does the green light symbolise in The Great Gatsby, and how do its themes evolve?", "humanities"),
+        ("ugh, long day at work and my manager ignored my proposal again. I just need to vent", "chat"),
+        # writing requests, including names and a piece full of figures
+        ("Generate a wedding toast for my brother: together 8 years, married on 12 June, two dogs.", "writing"),
+        ("帮我的宠物店起三个好记的名字", "writing"),
+        # a counting problem is maths; a program asked for in a story is code
+        ("In how many ways can a committee of 3 be chosen from 9 people?", "maths"),
+        ("The old librarian wants a little program that sorts her book list by author. Can you write it in Python?", "coding"),
+    ],
+)
+def test_task_types_by_kind(question: str, task: str) -> None:
+    u = understand(question)
+    assert u.task == task, (u.task, u.evidence, u.scores)
+
+
+TASK_SETS = sorted((Path(__file__).resolve().parent / "data").glob("task_holdout*.jsonl"))
+
+
+@pytest.mark.parametrize("path", TASK_SETS, ids=lambda p: p.stem)
+def test_task_type_accuracy_on_labelled_prompts(path: Path) -> None:
+    rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+    assert len(rows) >= 120 and {r["task"] for r in rows} >= set(TASK_TYPES) - {"translation", "chat"}
+    for language in ("en", "zh"):
+        mine = [r for r in rows if r["lang"] == language]
+        misses = [f"{r['question'][:80]!r}: {r['task']} -> {understand(r['question']).task}"
+                  for r in mine if understand(r["question"]).task != r["task"]]
+        assert 1 - len(misses) / len(mine) >= 0.9, "\n".join(misses)
 
 
 @pytest.mark.parametrize(

@@ -22,6 +22,7 @@ import math
 import re
 import zlib
 from functools import lru_cache
+from itertools import pairwise
 
 from router.understanding.cues import Compiled, Lazy, compiled
 from router.understanding.types import TASK_TYPES, VECTOR_DIMENSION, Understanding
@@ -35,11 +36,21 @@ _CYRILLIC = re.compile(r"[\u0400-\u04ff]")
 _LATIN_WORD = re.compile(r"[A-Za-z]+")
 _SKETCH_TOKEN = re.compile(r"[a-z]+|[\u3400-\u9fff]")
 _YEAR = re.compile(r"^(?:1[0-9]{3}|20[0-9]{2})$")
+_QUOTED = re.compile(r"[\"“'‘「][^\"”’」\n]{30,}[\"”'’」]")
+_ERROR_NAME = re.compile(r"[a-z]{2,}(?:error|exception)\b")
 _DIGIT = re.compile(r"\d")
 _ZH_NUMERAL = re.compile(r"[一二两三四五六七八九十百千万半]")
-_CODE_HINTS = ("`", "def ", "print(", "console.", "=>", "()", "import ", "#include", "select ", "<", "{", ";", "(", "--")
-_FUNCTION_HINTS = ("sqrt", "log", "ln", "sin", "cos", "tan", "exp", "factorial", "power", "to the", "squared", "cubed",
-                   "!", "次方", "次幂", "根号", "平方根", "阶乘")
+_CODE_HINTS = ("`", "def ", "print(", "console.", "=>", "()", "import ", "#include", "select ", "<", "{", "--")
+"""Substrings without which the code-marks pattern cannot match (a method call "x.y(" and a closing ";"
+are tested apart: "(" and ";" alone are in most prose)."""
+_METHOD_CALL = re.compile(r"\.[a-z_]+\(")
+_YEARISH = re.compile(r"[12]\d{3}")
+_FUNCTION_WORDS = frozenset({"sqrt", "log", "log2", "log10", "ln", "sin", "cos", "tan", "exp", "factorial", "power",
+                            "squared", "cubed", "root"})
+"""Words that name a function of a number: the function pattern runs only when one is a word of the text
+(substring tests would pass on "using", "explain", "important" and run it on nearly every text)."""
+_TO_THE = re.compile(r"\d\s*(?:to the\s*\d|!)")
+_FUNCTION_HINTS = ("次方", "次幂", "根号", "平方根", "阶乘")
 _LENGTH_HINTS = ("word", "sentence", "paragraph", "line", "bullet", "字", "no more than")
 _NEEDS_DIGITS = frozenset({"currency conversion"})
 _NEEDS_SYMBOLS = frozenset({"formula marks"})
@@ -47,9 +58,25 @@ _PATTERN_CHARS = 400
 """Patterns read at most this much of a text: its start and its end."""
 _SCHEDULE_CHARS = 200
 """A schedule entry is a short statement."""
-_NAMED_NUMBER = re.compile(r"(?<=[\w,] )[A-Z][A-Za-z]+ \d+")
+_NAMED_NUMBER = re.compile(r"[A-Z][A-Za-z]+ \d+")
+"""A capitalised word and a number after a word or a comma ("... the Apollo 11 crew"): read with the
+preceding characters tested on each match (a lookbehind first would make every position a candidate)."""
 _TEXT_TASKS = frozenset({"translation", "writing", "roleplay"})
+_REFERENCES = ("below", "following", "this text", "the text", "passage", "paragraph", "these ", "this email",
+               "this note", "this article", "the article", "sentences", "records", "reviews", "given", "以下", "下面",
+               "下列", "如下", "这段", "这篇", "这几", "这条", "这些", "文中", "原文", "材料")
+"""Words that point at a text the question hands over (read with a block of text after a colon or newline)."""
+_MATERIAL_OPS = frozenset({"extraction request", "operation on items"})
+_MATERIAL_ONLY = frozenset({"operation on items", "exact finance"})
+"""Families read as signals, not scores: operations ("find", "classify" ...) count only over a text the
+question hands over, finance terms only as the inputs of an exact figure (talk of interest rates is not a sum)."""
+_DAY_WORDS = ("yesterday", "tomorrow", "today", "day after", "day before", "昨天", "明天", "今天", "后天", "前天")
+_WEEKDAY = re.compile(r"monday|tuesday|wednesday|thursday|friday|saturday|sunday|周[一二三四五六日天]|星期[一二三四五六日天]")
+_HYPOTHETICAL = ("if ", "suppose", "imagine", "如果", "假如", "假设", "要是")
 _SKETCH = VECTOR_DIMENSION - len(TASK_TYPES) - 9
+_SLOTS: dict[str, int] = {}
+"""Word -> its sketch slot and sign (crc32 is the same in every process, unlike ``hash``); bounded."""
+_SLOTS_MAX = 50_000
 _FLAGS = ("exact_figure", "format", "length", "proof", "options", "code")
 
 
@@ -77,9 +104,12 @@ def _understand(text: str) -> Understanding:
     options = 0.0
     # Patterns read a request, which sits at the start or the end of a long text.
     window = low if len(low) <= _PATTERN_CHARS else low[: _PATTERN_CHARS // 2] + "\n" + low[-_PATTERN_CHARS // 2 :]
-    for index, matched in _family_hits(c, low, window, digits).items():
+    tokens = c.word.findall(low)
+    present = set(tokens)
+    has_cjk = _CJK.search(low) is not None
+    for index, matched in _family_hits(c, low, window, digits, tokens, present, has_cjk).items():
         family = c.families[index]
-        if family.task == "signal":
+        if family.task == "signal" or family.name in _MATERIAL_ONLY:
             signals[family.name] = matched
         elif family.task == "options":
             options += family.weight
@@ -97,18 +127,44 @@ def _understand(text: str) -> Understanding:
     if "code marks" in names or scores["coding"] >= 3.0:
         constraints.add("code")
 
-    # Quantities: years and numbers inside names ("Apollo 11") are not operands.
+    # A text handed over to work on (a block after a colon or a newline, pointed at by "below",
+    # "these", "下面" ...): an operation over it is extraction, and its news words, prices and
+    # dates belong to the text, not to the request.
+    operation = "extraction request" in names or "operation on items" in signals
+    material = _has_material(body, low) and (operation or any(r in low for r in _REFERENCES))
+    if material and operation and not text_work:
+        weight = 2.0 + (1.6 if "operation on items" in signals else 0.0) + (0.6 if "format" in signals else 0.0)
+        scores["extraction"] += weight
+        evidence.append(("extraction", "an operation over a given text", weight))
+
+    # A riddle about days ("if yesterday were tomorrow ...") gives its own calendar: no clock needed.
+    if any(h in low for h in _HYPOTHETICAL):
+        days = sum(1 for d in _DAY_WORDS if d in low) + (1 if _WEEKDAY.search(low) else 0)
+        if days >= 3:
+            scores["reasoning"] += 3.0
+            scores["live_data"] = min(scores["live_data"], 1.0)
+            evidence.append(("reasoning", "a riddle about days", 3.0))
+
+    # Quantities: years, ordinals and numbers inside names ("Apollo 11") are not operands.
     numbers: list[str] = []
     if digits or _ZH_NUMERAL.search(low):
-        named = {m.group(0).rsplit(" ", 1)[1] for m in _NAMED_NUMBER.finditer(body)} if digits else set()
-        numbers = [n for n in c.number.findall(low) if not _YEAR.match(n) and n not in named]
+        named = {m.group(0).rsplit(" ", 1)[1] for m in _NAMED_NUMBER.finditer(body)
+                 if m.start() >= 2 and body[m.start() - 1] == " " and (body[m.start() - 2].isalnum() or body[m.start() - 2] in "_,")
+                 } if digits else set()
+        found = c.number.findall(low) if digits else []
+        if _ZH_NUMERAL.search(low):
+            found += c.zh_number.findall(low)
+        numbers = [n for n in found if not _YEAR.match(n) and n not in named]
 
     # An exact figure: a ready-made expression, a percentage of an amount, a unit conversion,
     # a finance formula with its inputs. Never inside a proof, a text to rework, or code.
-    if (numbers or digits) and not proof and not text_work and "code" not in constraints:
+    if (numbers or digits) and not proof and not text_work and "code" not in constraints and not (material and operation):
         exact = None
         expression = c.expression.search(window) if digits else None
-        if expression is None and digits and any(k in window for k in _FUNCTION_HINTS):
+        if expression is None and digits and (
+            not _FUNCTION_WORDS.isdisjoint(present) or any(k in window for k in _FUNCTION_HINTS)
+            or ((" to the " in window or "!" in window) and _TO_THE.search(window))
+        ):
             expression = c.math_function.search(window)
         if expression and ("calculate" in signals or len(body) <= 60 or "=?" in low.replace(" ", "")) and not re.search(
             re.escape(expression.group(0)) + r"[^=]{0,12}=\s*\d", low
@@ -118,7 +174,7 @@ def _understand(text: str) -> Understanding:
             exact = f"percentage '{percent.group(0).strip()}'"
         elif "conversion" in signals:
             exact = f"conversion '{signals['conversion']}'"
-        elif "exact finance" in names and len(numbers) >= 2:
+        elif "exact finance" in signals and len(numbers) >= 2:
             exact = f"finance formula with {len(numbers)} inputs"
         if exact:
             constraints.add("exact_figure")
@@ -138,8 +194,11 @@ def _understand(text: str) -> Understanding:
     # Live data: a live noun, helped by "today/now".
     if scores["live_data"] >= 0.8 and "deictic" in signals:
         scores["live_data"] += 1.4
-    if text_work:
+    if text_work or material:
         scores["live_data"] = min(scores["live_data"], 1.0)
+    if material:  # a greeting inside a pasted email is the email's
+        scores["chat"] = min(scores["chat"], 0.9)
+    if text_work or (material and scores["extraction"] >= 3.5):
         scores["schedule"] = 0.0
 
     # A schedule entry: a short dated statement (not a question, not past) with a person, an activity
@@ -170,21 +229,31 @@ def _understand(text: str) -> Understanding:
 
     # No cue at all: a short line is conversation, a longer question asks for knowledge.
     if max(scores.values()) <= 0.9:
-        fallback = "chat" if len(body) < 40 and not question_form else "knowledge"
+        talk = not question_form and (len(body) < 40 or "about me" in names)
+        fallback = "chat" if talk else "knowledge"
         scores[fallback] += 1.0
     task = max(TASK_TYPES, key=lambda t: (scores[t], -TASK_TYPES.index(t)))
     probabilities = _softmax(scores)
-    language = detect_language(body)
+    language = _language(body, has_cjk)
     chosen = tuple(why for t, why, _ in sorted(evidence, key=lambda e: -e[2]) if t == task)[:3]
     return Understanding(
         task=task,
         language=language,
         constraints=frozenset(constraints),
         confidence=round(probabilities[task], 4),
-        vector=_vector(low, probabilities, constraints, len(numbers)),
+        vector=_vector(low, probabilities, constraints, len(numbers), has_cjk),
         evidence=chosen,
         scores=tuple((t, round(scores[t], 3)) for t in TASK_TYPES),
     )
+
+
+def _has_material(body: str, low: str) -> bool:
+    """A block of text follows the request: after a newline, a colon or inside a long quotation."""
+    for mark in ("\n", ":", "："):
+        at = body.find(mark)
+        if at != -1 and len(body) - at > 20:
+            return True
+    return _QUOTED.search(body) is not None
 
 
 def _match(pattern: Lazy, text: str) -> str | None:
@@ -192,49 +261,53 @@ def _match(pattern: Lazy, text: str) -> str | None:
     return found.group(0) if found else None
 
 
-def _family_hits(c: Compiled, low: str, window: str, digits: bool) -> dict[int, str]:
-    """Family index -> the text that matched it: words and phrases in one pass, then Chinese terms and patterns."""
+def _family_hits(
+    c: Compiled, low: str, window: str, digits: bool, tokens: list[str], present: set[str], has_cjk: bool
+) -> dict[int, str]:
+    """Family index -> the text that matched it: words, phrases and Chinese terms by set intersection
+    and substring tests (C-level work, no Python loop over the text), then the few patterns."""
     hits: dict[int, str] = {}
-    tokens = c.word.findall(low)
-    words, phrases = c.words, c.phrases
-    code = False
-    for i, token in enumerate(tokens):
-        found = words.get(token)
-        if found is None and len(token) > 3 and token[-1] == "s":
-            found = words.get(token[:-1])
-        if found:
-            for index in found:
-                hits.setdefault(index, token)
-        starts = phrases.get(token)
-        if starts:
-            for rest, index in starts:
-                if index not in hits and tuple(tokens[i + 1 : i + 1 + len(rest)]) == rest:
-                    hits[index] = token + " " + " ".join(rest)
-        if not code and len(token) > 6 and token.endswith(("error", "exception")):
-            code = True
-    if code:
+    words = c.words
+    for token in present & c.word_set:
+        for index in words[token]:
+            hits.setdefault(index, token)
+    candidates = c.phrase_pairs.intersection(pairwise(tokens))
+    if candidates:
+        joined = ""
+        phrases = c.phrases
+        for pair in candidates:
+            for phrase, longer, index in phrases[pair]:
+                if index in hits:
+                    continue
+                if longer:
+                    joined = joined or " " + " ".join(tokens) + " "
+                    if phrase not in joined:
+                        continue
+                hits[index] = phrase.strip()
+    if ("error" in low or "exception" in low) and _ERROR_NAME.search(low):
         hits.setdefault(c.code_family, "error name")
-    if _CJK.search(low) is not None:
-        first = c.zh
-        for position, char in enumerate(low):
-            entries = first.get(char)
-            if entries:
-                for term, indices in entries:
-                    if low.startswith(term, position):
-                        for index in indices:
-                            hits.setdefault(index, term)
-    marks = any(mark in low for mark in _CODE_HINTS)
-    symbols = any(ch in window for ch in "^(=∫∑∏√∞≤≥≠²³π")
-    enumeration = "、" in window or " or " in window
-    for index, family in enumerate(c.families):
+    if has_cjk:
+        zh = c.zh
+        for char in c.zh_first.intersection(low):
+            for term, indices in zh[char]:
+                if term in low:
+                    for index in indices:
+                        hits.setdefault(index, term)
+    marks = (any(mark in low for mark in _CODE_HINTS) or low.rstrip().endswith(";")
+             or ("(" in window and _METHOD_CALL.search(window) is not None))
+    # The formula pattern needs a maths symbol, or a bracket after a function name or "f".
+    symbols = any(ch in window for ch in "^=∫∑∏√∞≤≥≠²³π") or (
+        "(" in window and (not _FUNCTION_WORDS.isdisjoint(present) or "f" in present or "lim" in present))
+    enumeration = "、" in window or (" or " in window and ", " in window)
+    years = digits and _YEARISH.search(window) is not None
+    for index, family in c.patterned:
         if index in hits:
-            continue
-        pattern = family.pattern
-        if pattern is None:
             continue
         if index == c.code_family and not marks:
             continue
         if family.name in _NEEDS_DIGITS and not digits:
+            continue
+        if family.name == "historical date" and not years:
             continue
         if family.hints and not any(hint in window for hint in family.hints):
             continue
@@ -242,7 +315,7 @@ def _family_hits(c: Compiled, low: str, window: str, digits: bool) -> dict[int, 
             continue
         if family.name == "enumerated alternatives" and not enumeration:
             continue
-        found_rx = pattern.search(window)
+        found_rx = family.pattern.search(window)  # type: ignore[union-attr]
         if found_rx:
             hits[index] = found_rx.group(0)
     return hits
@@ -257,6 +330,17 @@ def _softmax(scores: dict[str, float]) -> dict[str, float]:
 
 def detect_language(text: str) -> str:
     """ISO 639-1 code of the script that dominates: zh, ja, ko, ru, else en for Latin text."""
+    return _language(text, _CJK.search(text) is not None)
+
+
+def _language(text: str, has_cjk: bool) -> str:
+    """``detect_language`` told whether there is Chinese script: only a text with both scripts needs counting."""
+    if not has_cjk:
+        if _KANA.search(text) or _HANGUL.search(text):
+            return "ja" if _KANA.search(text) else "ko"
+        if _CYRILLIC.search(text) and not _LATIN_WORD.search(text):
+            return "ru"
+        return "en"
     if _KANA.search(text):
         return "ja"
     if _HANGUL.search(text):
@@ -270,18 +354,30 @@ def detect_language(text: str) -> str:
     return "en"
 
 
-def _vector(low: str, probabilities: dict[str, float], constraints: set[str], numbers: int) -> tuple[float, ...]:
+def _vector(
+    low: str, probabilities: dict[str, float], constraints: set[str], numbers: int, has_cjk: bool
+) -> tuple[float, ...]:
     """Task probabilities, constraint flags, size, then a signed hashed sketch of words and characters."""
     head = [probabilities[t] for t in TASK_TYPES]
     head += [1.0 if flag in constraints else 0.0 for flag in _FLAGS]
-    head += [1.0 if _CJK.search(low) else 0.0, min(1.0, math.log1p(len(low)) / 8.0), min(1.0, numbers / 10.0)]
+    head += [1.0 if has_cjk else 0.0, min(1.0, math.log1p(len(low)) / 8.0), min(1.0, numbers / 10.0)]
     sketch = [0.0] * _SKETCH
     tokens = _SKETCH_TOKEN.findall(low[:400])
-    for i, token in enumerate(tokens):
+    if has_cjk:
         # Latin words alone; CJK characters in pairs (Chinese words are mostly two characters).
-        gram = token + tokens[i + 1] if token >= "\u3400" and i + 1 < len(tokens) else token
-        h = zlib.crc32(gram.encode("utf-8"))
-        sketch[h % _SKETCH] += 1.0 if h & 0x80000000 else -1.0
+        last = len(tokens) - 1
+        grams = [t + tokens[i + 1] if t >= "\u3400" and i < last else t for i, t in enumerate(tokens)]
+    else:
+        grams = tokens
+    slots = _SLOTS
+    for gram in grams:
+        slot = slots.get(gram)
+        if slot is None:
+            h = zlib.crc32(gram.encode("utf-8"))
+            slot = (h % _SKETCH) * 2 + (1 if h & 0x80000000 else 0)
+            if len(slots) < _SLOTS_MAX:
+                slots[gram] = slot
+        sketch[slot >> 1] += 1.0 if slot & 1 else -1.0
     norm = math.sqrt(sum(v * v for v in sketch)) or 1.0
     return tuple(head + [v / norm for v in sketch])
 

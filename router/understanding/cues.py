@@ -37,9 +37,11 @@ FAMILIES: tuple[tuple[str, str, float, str, str, str], ...] = (
      "rewrite|re-write|rephrase|paraphrase|reword|proofread|polish this|polish my|friendlier|politer|"
      "more polite|less blunt|more formal|less formal|more professional|more casual|sound more|sound less|"
      "formal tone|polite tone|professional tone|casual tone|friendly tone|"
-     "summarize|summarise|summarized|summarised|sum up|condense|shorten this|shorten my",
+     "summarize|summarise|summarized|summarised|sum up|condense|shorten this|shorten my|"
+     "fix the grammar|correct the grammar|fix my grammar|check the grammar|check my grammar|grammar mistakes|"
+     "grammatical errors|grammar errors|fix the spelling|correct the spelling|fix the typos|fix typos",
      "改写|重写|改成|润色|改得|改一下|修改一下这|换个说法|换种说法|委婉|更礼貌|更正式|正式一点|口语化|书面语|换个语气|改语气|"
-     "概括|摘要|总结一下|归纳一下|精简一下|缩写成|缩短", ""),
+     "概括|摘要|总结一下|归纳一下|精简一下|缩写成|缩短|改病句|修改病句|语病|错别字|纠正语法|语法错误", ""),
     # --- coding --------------------------------------------------------------------------------
     ("coding", "programming vocabulary", 3.2,
      "python|javascript|typescript|java|golang|rust|c++|c#|kotlin|swift|php|ruby|scala|haskell|bash|shell script|"
@@ -48,7 +50,8 @@ FAMILIES: tuple[tuple[str, str, float, str, str, str], ...] = (
      "debugging|bug|stack trace|traceback|exception|segfault|null pointer|recursion|algorithm|data structure|"
      "linked list|binary tree|hashmap|hash map|lru|unit test|refactor|deploy|frontend|backend|code|coding|"
      "programming|framework|re-render|re-renders|rerender|component|thread-safe|concurrency|concurrent|async|"
-     "mutex|write a function|a function that|a class that|a script|leetcode|repo|pull request|commit",
+     "mutex|write a function|a function that|a class that|a script|leetcode|repo|pull request|commit|"
+     "a program|the program|that program|this program|write a program|little program|small program|simple program",
      "代码|编程|程序|脚本|接口|报错|编译|调试|算法|数据结构|链表|二叉树|数组|哈希|递归|并发|线程|前端|后端|数据库|正则|"
      "爬虫|单元测试|重构|部署|类型错误|内存泄漏|缓存", ""),
     ("coding", "code marks", 3.0, "", "",
@@ -71,9 +74,10 @@ FAMILIES: tuple[tuple[str, str, float, str, str, str], ...] = (
     ("maths", "maths vocabulary", 1.4,
      "probability|odds|area|perimeter|volume|triangle|circle|square root|fraction|ratio|average|mean|sequence|"
      "series|angle|geometry|algebra|calculus|arithmetic|sum of|product of|twice|times as|percent|percentage|"
-     "math|maths|mathematics",
+     "math|maths|mathematics|how many ways|in how many ways|number of ways|permutation|permutations|combination|"
+     "combinations|combinatorics|arrangements",
      "概率|几率|面积|周长|体积|三角形|分数|比例|平均|数列|等差|等比|角度|速度|路程|利息|百分之|相遇|追上|浓度|鸡兔|"
-     "半径|直径|圆周|数学|几何|代数|内角和", ""),
+     "半径|直径|圆周|数学|几何|代数|内角和|多少种|排列|组合数|排法|种方法|种不同", ""),
     ("maths", "exact finance", 1.4,
      "compound interest|compounded|compounded monthly|compounded annually|monthly payment|monthly installment|"
      "monthly repayment|mortgage|amortization|amortisation|loan payment|loan repayment|apr|annual percentage|"
@@ -85,6 +89,27 @@ FAMILIES: tuple[tuple[str, str, float, str, str, str], ...] = (
      "truth-teller|paradox|syllogism|definitely|necessarily true|must be true|deduce|infer|trick question|"
      "who is right|who is in the",
      "谜题|脑筋急转弯|逻辑|说谎|说真话|真话|假话|推断|悖论|谁是|哪里去了|去哪了|到底谁", ""),
+    ("reasoning", "constraint puzzle", 2.4,
+     "exactly one|only one of|each own|each owns|each has a different|each have a different|a different pet|"
+     "at a time|without looking|labelled wrongly|labeled wrongly|wrongly labelled|wrongly labeled|all labelled|"
+     "all labeled|is lying|are lying|is telling the truth|who owns|who did it|which box|which door|which switch|"
+     "which order|what order|in what order|measure exactly|measure out exactly|carries only|can only carry|"
+     "only once|at most once|directly below|directly above|to the left of|to the right of|from the front|"
+     "from the back|from the left|from the right|in a row|sits between|sitting between|weighings|balance scale|"
+     "who came last|who came first|who finished last|who finished first|who is the tallest|who is the shortest|"
+     "who is the oldest|who is the youngest",
+     "只有一人|只有一个人|只有一句|只有一个是|只能进入|只能称|只能问|各不相同|互不相同|从前往后|从后往前|从左往右|"
+     "从右往左|排在第|紧挨着|坐在中间|循环赛|天平|称几次|称三次|称两次|最少称|至少称|谁说了真话|谁在说谎|能否判断|能否确定|能不能判断|如何确定|怎样确定|怎么确定",
+     r"(?:(?:taller|shorter|older|younger|heavier|lighter|faster|slower|richer|smarter) than|beats|beat|outran|"
+     r"outscored|finished ahead of|finished before|is ahead of|is behind) .{1,40}"
+     r"(?:(?:taller|shorter|older|younger|heavier|lighter|faster|slower|richer|smarter) than|beats|beat|outran|"
+     r"outscored|finished ahead of|finished before|is ahead of|is behind)"),
+    ("reasoning", "deduction", 2.6,
+     "does it follow|it follows that|follow that|can we conclude|can you conclude|what can we conclude|"
+     "what can you conclude|can be concluded|can we infer|valid argument|valid reasoning|is this valid|is it valid|"
+     "is this argument|fallacy|fallacies|premise|premises|syllogism",
+     "能否推出|能推出|可以推出|推出什么|得出什么结论|可以得出|能得出|前提|三段论",
+     r"\b(?:all|no|some) \w+s are \w+.{0,60}\b(?:all|no|some) \w+s are\b|所有的?.{1,6}都.{1,20}(?:那么|是否|是不是|吗)"),
     ("reasoning", "step by step", 1.6,
      "step by step|step-by-step|each step|show your work|show the work|think through|walk me through|reason through",
      "一步步|一步一步|逐步|分步|写出过程|解题过程|详细过程|推理过程", ""),
@@ -101,36 +126,65 @@ FAMILIES: tuple[tuple[str, str, float, str, str, str], ...] = (
      r"convert (?:this|these|it)(?: \w+){0,2} (?:into|to) (?:a )?(?:table|json|csv|yaml|list)|"
      r"(?:list|find) (?:all|every) .{1,40} (?:in|from|mentioned)|every \w+(?: address| number| name)e?s? .{0,30}from|"
      r"按照?.{0,12}格式|按.{0,6}模板"),
+    ("extraction", "operation on items", 1.6,
+     "classify|categorize|categorise|label each|tag each|rate each|score each|sort these|group these|"
+     "identify the|identify all|identify every|identify each|list every|list all|find every|find all|name every|"
+     "name all|pick out|highlight|count the|which of these|for each of|each of these|return a list|"
+     "return the result|output them|output the|answer with a|answer in|in json|as json|as a table|as yaml|"
+     "mentioned|mentions|named in|listed in|stated in|according to the text|according to the passage|get all|"
+     "get every|out of this|from this text|from the text|from this passage|from the passage",
+     "分类|分成|归类|归为|标注|找出|列出|挑出|标出|打分|评分|返回|输出为|输出成|以json|用json", ""),
     ("extraction", "template fields", 2.0, "date and time|who what when", "字段",
      r"time\s*[,/;、]\s*(?:place\s*[,/;、]\s*)?(?:person|people|who)|person\s*[,/;、]\s*(?:event|activity)|"
      r"时间[、/，,和及与]\s*(?:地点[、/，,和及与]\s*)?人物|人物[、/，,和及与]\s*(?:事项|事件|事情)"),
     # --- writing ---------------------------------------------------------------------------------
     ("writing", "compose a piece", 3.6, "", "七言|五言|绝句|律诗|藏头诗|对联",
-     r"\b(?:write|compose|draft|create|give me|make up|come up with|pen|craft)(?: me)?(?: up)? (?:a |an |the |some |my |"
+     r"\b(?:write|compose|draft|create|give me|make up|come up with|pen|craft|generate|produce|prepare|invent|"
+     r"need|want|help me with|help me write)(?: me)?(?: up)? (?:a |an |the |some |my |"
      r"\d+ |two |three |four |five |short |long |funny |catchy )?(?:[\w-]+ ){0,3}"
      r"(?:poem|poems|haiku|sonnet|limerick|story|stories|tale|essay|letter|email|e-mail|speech|toast|"
-     r"slogan|slogans|tagline|caption|captions|lyrics|song|script|novel|chapter|blog|post|tweet|article|"
-     r"cover letter|resume|bio|eulogy|invitation|ad|advert|description|review|joke|jokes|rap|dialogue)\b|"
+     r"slogan|slogans|tagline|caption|captions|lyrics|song|screenplay|skit|novel|chapter|blog|post|tweet|article|"
+     r"cover letter|resume|bio|eulogy|invitation|ad|advert|description|review|joke|jokes|rap|dialogue|"
+     r"fable|fairy tale|monologue|announcement|newsletter|press release|pitch|vows|obituary|note|message|"
+     r"greeting|wishes|ode|ballad|verse|rhyme|names|name ideas|title|titles|motto|blurb|proposal|speech)\b|"
      r"写(?:一|几|两|三|个|篇|首|段|封|份|条|句|些)?.{0,12}(?:诗|词|文章|故事|小说|作文|文案|邮件|信|祝福|"
-     r"演讲稿|发言稿|致辞|标语|口号|广告|歌词|剧本|短文|日记|周报|总结|简历|自我介绍|段子|笑话|评论|帖子|朋友圈)"),
-    ("writing", "genre noun", 1.2, "poem|haiku|sonnet|short story|essay|cover letter|speech|slogan|lyrics|bedtime story",
-     "诗歌|作文|文案|祝福语|演讲稿", ""),
+     r"演讲稿|发言稿|致辞|标语|口号|广告|歌词|剧本|短文|日记|周报|总结|简历|自我介绍|段子|笑话|评论|帖子|朋友圈|"
+     r"散文|随笔|游记|童话|寓言|对白|台词|主持词|串词|开场白|情书|贺词|悼词|祝酒词|宣传语|广告语|软文|推文|标题)|"
+     r"(?:起|取)(?:个|一个|几个|[\d一二三四五六七八九十]+个)?.{0,10}(?:名字|店名|名称|标题|书名|网名|昵称)|取名|命名"),
+    ("writing", "genre noun", 1.2, "poem|haiku|sonnet|short story|essay|cover letter|speech|slogan|lyrics|bedtime story|"
+     "blog post|limerick|fairy tale|fable|screenplay|toast|eulogy",
+     "诗歌|作文|文案|祝福语|演讲稿|散文|童话|寓言|主持词", ""),
     # --- roleplay --------------------------------------------------------------------------------
     ("roleplay", "take a role", 4.2,
      "pretend to be|pretend you are|pretend you're|act as|acting as|role-play|roleplay|role play|play the role|"
-     "you are now|imagine you are|stay in character|in character",
-     "扮演|假装你是|假设你是|你现在是|你是一位|你是一个|你是一名|角色扮演",
-     r"you(?:'re| are) (?:a|an|my) [\w -]{2,30}(?:\.|,| and)|以.{1,8}的(?:身份|口吻|语气)|模仿.{1,8}(?:的)?(?:口吻|语气)"),
+     "you are now|stay in character|in character|take on the persona|take on the role|assume the role|"
+     "assume the persona|embrace the role|persona of|in the role of|in your own voice|in your voice|"
+     "in the first person|first-person voice|from now on you|dungeon master|game master|let's role",
+     "扮演|假装你是|假设你是|你现在是|现在你是|从现在起你是|从现在开始你是|你来当|你就是|假如你是|想象你是|"
+     "你是一位|你是一个|你是一名|角色扮演|第一人称",
+     r"you(?:'re| are) (?:a|an|my) [\w -]{2,30}(?:\.|,| and)|以.{1,8}的(?:身份|口吻|语气)|模仿.{1,8}(?:的)?(?:口吻|语气)|"
+     r"(?:imagine|suppose|pretend|picture|consider)(?: that)? (?:you are|you're|yourself as|yourself to be)"
+     r" (?!in |at |on |standing|participating|given|going|walking|driving|running|trying|asked|told|stuck|lost)|"
+     r"(?:^|[.!?\n] ?)(?:now,? )?you(?:'re| are) (?!given|provided|asked|told|going|not|in |at |on |a bit|so |very |right|"
+     r"correct|wrong|welcome|able|allowed|supposed)[\w' -]{3,40}?(?:[.,;:!]| who| and| from| in| at| on| with| visiting| in)"),
     # --- humanities ------------------------------------------------------------------------------
     ("humanities", "humanities vocabulary", 2.2,
      "history|historical|histories|century|dynasty|empire|emperor|king|queen|revolution|war|civil war|philosophy|"
      "philosopher|kant|plato|aristotle|nietzsche|confucius|ethics|moral|literature|novel|poet|poetry|shakespeare|"
      "hamlet|painting|painted|painter|sculpture|renaissance|baroque|religion|religious|theology|bible|mythology|"
      "culture|cultural|sociology|anthropology|politics|political|democracy|constitution|law|legal|music|album|"
-     "albums|composer|symphony|film|movie|novelist|author|plot",
+     "albums|composer|symphony|film|movie|novelist|author|plot|economics|economy|economic|inflation|gdp|"
+     "central bank|central banks|monetary|fiscal|unemployment|recession|tariff|tariffs|capitalism|socialism|"
+     "communism|marxism|globalization|globalisation|government|society|societies|social|civilization|civilisation|"
+     "ancient|medieval|colonial|colonialism|imperialism|treaty|diplomacy|nationalism|feminism|ideology|theme|themes|"
+     "symbolism|protagonist|tragedy|comedy|theatre|theater|opera|greek|roman|byzantine|ottoman|reformation|"
+     "enlightenment|printing press|slavery|linguistics|etiquette|customs|traditions|documentary|documentaries|"
+     "lesson plan|art|artist|artists|architecture|scripture|gospel|monarchy|parliament|election campaign",
      "历史|朝代|王朝|皇帝|秦朝|汉朝|唐朝|宋朝|元朝|明朝|清朝|三国|战国|春秋|革命|战争|哲学|孔子|孟子|老子|庄子|儒家|"
      "道家|伦理|道德|文学|小说|诗人|作家|红楼梦|西游记|水浒|绘画|艺术|宗教|神话|文化|社会学|政治|民主|宪法|法律|音乐|"
-     "电影|人物形象|性格特点|重文轻武", ""),
+     "电影|人物形象|性格特点|重文轻武|近代史|现代史|古代史|世界史|通史|史学|史料|发展史|思想|改革|变法|文艺复兴|启蒙运动|古希腊|古罗马|中世纪|殖民|帝国|王国|社会|"
+     "经济|通货膨胀|通胀|央行|货币政策|财政|主义|思潮|流派|美学|诗词|唐诗|宋词|典故|文言|古文|作品|意象|修辞|礼仪|习俗|"
+     "传统|纪录片|建筑风格", ""),
     ("humanities", "titled work", 1.6, "", "", r"《[^》]{1,20}》"),
     ("humanities", "historical date", 1.6, "", "公元|世纪|年代",
      r"\b(?:in|during|since|after|before|of) (?:the )?(?:1[0-9]{3}|20[0-2][0-9])s?\b"),
@@ -140,11 +194,11 @@ FAMILIES: tuple[tuple[str, str, float, str, str, str], ...] = (
      "virus|viruses|bacteria|bacterium|vaccine|vaccines|immune|disease|cancer|medicine|medical|symptom|symptoms|"
      "photosynthesis|gravity|energy|quantum|relativity|electron|planet|star|galaxy|universe|climate|evolution|"
      "species|organ|bone|bones|brain|neuron|heart|blood|enzyme|acid|metal|element|chemical|reaction|engine|"
-     "economics|economy|inflation|gdp|statistics|p-value|statistical|hypothesis|machine learning|neural network|"
+     "statistics|p-value|statistical|hypothesis|machine learning|neural network|"
      "computer|internet|satellite|rocket|moon|sun|sky|ocean|volcano|earthquake",
      "物理|化学|生物|科学|原子|分子|细胞|基因|蛋白质|病毒|细菌|疫苗|免疫|疾病|癌症|医学|症状|光合作用|重力|引力|能量|"
-     "量子|相对论|电子|行星|恒星|星系|宇宙|气候|进化|物种|器官|大脑|神经|心脏|血液|酶|金属|元素|化学反应|发动机|经济|"
-     "通货膨胀|统计|机器学习|神经网络|计算机|互联网|卫星|火箭|月球|太阳|海洋|火山|地震|飞机", ""),
+     "量子|相对论|电子|行星|恒星|星系|宇宙|气候|进化|物种|器官|大脑|神经|心脏|血液|酶|金属|元素|化学反应|发动机|"
+     "统计|机器学习|神经网络|计算机|互联网|卫星|火箭|月球|太阳|海洋|火山|地震|飞机", ""),
     ("knowledge", "explain", 1.2,
      "why is|why are|why do|why does|why did|why can|explain|what is a|what is an|what is the|what are|"
      "what causes|difference between|define|definition of|in simple terms",
@@ -158,7 +212,8 @@ FAMILIES: tuple[tuple[str, str, float, str, str, str], ...] = (
     ("chat", "feelings", 2.4,
      "i feel|feel weird|feel sad|feel lonely|feel tired|feel anxious|feel stressed|feel down|feel bored|"
      "i'm tired|i'm sad|i'm bored|i'm lonely|i'm stressed|i'm anxious|i'm nervous|i'm excited|i am tired|i am sad|"
-     "i miss|i hate|i love my",
+     "i miss|i hate|i love my|rough day|bad day|long day|tough day|vent|frustrated|upset|overwhelmed|burned out|"
+     "burnt out|exhausted|heartbroken|homesick|cheer me up|need to talk|just want to talk",
      "好困|好累|好烦|难过|伤心|开心|郁闷|焦虑|压力大|压力好大|压力很大|紧张|孤独|无聊|想哭|心情", ""),
     ("chat", "personal advice", 2.0,
      "any tips|any advice|what should i do|is it too much|is that too much|is this too much|is that normal|"
@@ -180,9 +235,14 @@ FAMILIES: tuple[tuple[str, str, float, str, str, str], ...] = (
      "exchange rate|stock price|share price|price of gold|price of oil|price of bitcoin|market cap|gold price|"
      "oil price|forex|quote for|stock doing|stocks doing",
      "汇率|股价|行情|市值|金价|油价|币价|报价|涨跌|收盘|开盘|指数", ""),
+    ("live_data", "price now", 0.8, "price|prices|priced|worth", "价格|价钱|多少钱", ""),
+    ("live_data", "currency pair", 2.8, "", "",
+     r"\b(?:a|one|1) (?:euro|dollar|us dollar|pound|yen|yuan|rupee|peso|franc|ruble|won)s? (?:in|to|into|against) "
+     r"(?:euros?|dollars?|us dollars|pounds?|yen|yuan|rupees?|pesos?|francs?|rubles?|won)\b|"
+     r"一(?:美元|欧元|英镑|日元|人民币|港币|韩元)[^，。？?]{0,6}(?:换|兑|等于)"),
     ("live_data", "market asset", 0.8,
-     "stock|stocks|shares|bitcoin|btc|ethereum|crypto|nasdaq|nikkei|ftse|dax|hang seng|dow jones|s&p|tesla",
-     "股票|比特币|以太坊|纳斯达克|道琼斯|大盘|a股|港股|美股|上证|深证|恒生|沪深|创业板|基金净值", ""),
+     "stock|stocks|shares|bitcoin|btc|ethereum|crypto|nasdaq|nikkei|ftse|dax|hang seng|dow jones|s&p|tesla|gold|silver",
+     "股票|比特币|以太坊|纳斯达克|道琼斯|大盘|a股|港股|美股|上证|深证|恒生|沪深|创业板|基金净值|黄金|白银|原油|期货", ""),
     ("live_data", "currency conversion", 2.8, "", "美元兑|欧元兑|英镑兑|日元兑|人民币兑|港币兑",
      r"\d[\d,.]*\s*(?:usd|eur|gbp|jpy|cny|rmb|dollars?|euros?|pounds?|yen|yuan|美元|欧元|英镑|日元|人民币|港币|韩元)"
      r"[^.?？。]{0,30}(?:in|to|into|换|兑|等于|是多少|合)"
@@ -194,7 +254,7 @@ FAMILIES: tuple[tuple[str, str, float, str, str, str], ...] = (
      "today's date|what's the date|what is the date",
      "几点了|几点钟|现在几点|是几点|时间是多少|当地时间|时区|几月几号", r"今天(?:是)?(?:几号|星期几|周几|礼拜几)"),
     ("live_data", "live status", 2.2,
-     "traffic now|traffic today|traffic report|flight status|delayed|score of|final score|who won|opening hours|"
+     "traffic|traffic now|traffic today|traffic report|flight status|delayed|score of|final score|who won|opening hours|"
      "open now|in stock|tracking",
      "路况|堵车吗|航班|比分|赛果|谁赢了|营业时间|余票|快递到哪|物流", ""),
     ("live_data", "lookup verb", 1.8, "look up|lookup|search|search for|google it|google this|fetch|find out|browse",
@@ -232,7 +292,7 @@ SIGNALS: tuple[tuple[str, str, str], ...] = (
     ("length", "briefly|tl;dr|tldr|one sentence|a single sentence|one-sentence|in two sentences|in three sentences|"
      "one paragraph|in one paragraph|word limit", "一句话|简短|简要|字以内|字左右"),
     ("deictic",
-     "now|right now|today|tonight|currently|current|latest|live|real-time|realtime|at the moment|this week|"
+     "now|right now|rn|atm|today|tonight|currently|current|latest|live|real-time|realtime|at the moment|this week|"
      "this weekend|tomorrow",
      "今天|现在|目前|当前|最新|实时|此刻|今晚|明天|这周|本周"),
     ("advice modal", "should|ought to|is it ok|is it okay|is it reasonable", "该|应该|合理"),
@@ -263,7 +323,7 @@ SIGNALS: tuple[tuple[str, str, str], ...] = (
 OPTION_FAMILIES: tuple[tuple[str, float, str, str, str], ...] = (
     ("choice", 2.4,
      "which one|which option|which is better|which should|which would|which plan|which approach|which path|"
-     "which is best|which is the best|which is more|which to choose|should i choose|should i pick|should i go with|"
+     "which is best|which is the best|which is more|which to choose|pick one|choose one|recommend one|should i choose|should i pick|should i go with|"
      "should i take|should i learn|should i buy|should i rent|should i accept|choose between|pick between|"
      "decide between|or should|what should i choose|which of|pick the best|choose the best|how should i decide|"
      "how do i decide|how do i choose|how should i choose",
@@ -302,8 +362,14 @@ HINTS: dict[str, tuple[str, ...]] = {
     "quantity comparison": ("which is", "哪个", "谁"),
     "extraction request": ("turn ", "convert ", "list ", "find ", "every ", "按"),
     "template fields": ("time", "person", "时间", "人物"),
-    "compose a piece": ("write", "compose", "draft", "create", "give me", "make up", "come up", "pen ", "craft", "写"),
-    "take a role": ("you're", "you are", "以", "模仿"),
+    "compose a piece": ("write", "compose", "draft", "create", "give me", "make up", "come up", "pen ", "craft", "写",
+                        "generat", "produc", "prepar", "invent", "need", "want", "help me", "起", "取", "名"),
+    "take a role": ("you're", "you are", "yourself", "以", "模仿"),
+    "constraint puzzle": (" than ", "beat", "outran", "outscored", "ahead of", "before", "behind"),
+    "deduction": ("all ", "no ", "some ", "所有"),
+    "currency conversion": ("usd", "eur", "gbp", "jpy", "cny", "rmb", "hkd", "krw", "aud", "cad", "chf", "btc", "dollar",
+                            "euro", "pound", "yen", "yuan", "美元", "欧元", "英镑", "日元", "人民币", "港币", "韩元"),
+    "currency pair": ("euro", "dollar", "pound", "yen", "yuan", "rupee", "peso", "franc", "ruble", "won", "一"),
     "titled work": ("《",),
     "historical date": ("in ", "during ", "since ", "after ", "before ", "of "),
     "explain": ("how ",),
@@ -323,7 +389,10 @@ _MONTH_EN = (
     r"oct(?:ober)?|nov(?:ember)?|dec(?:ember)?"
 )
 # Structural patterns, over the lowered text (PERSON over the original: it reads capitals).
-NUMBER = rf"\d+(?:[.,]\d+)*|[{_ZH_DIGIT}]+(?=分之|个|只|辆|本|元|块|岁|天|小时|分钟|米|公里|千米|人|次|倍|头|条|%|颗|杯|年)"
+NUMBER = r"\d+(?:[.,]\d+)*(?!\d|st\b|nd\b|rd\b|th\b)"
+"""Numbers with digits (ordinals are positions, not quantities); Chinese numerals apart (``ZH_NUMBER``)
+so that the digits pattern starts with a character class the regex engine can skip to."""
+ZH_NUMBER = rf"[{_ZH_DIGIT}]+(?=分之|个|只|辆|本|元|块|岁|天|小时|分钟|米|公里|千米|人|次|倍|头|条|%|颗|杯|年)"
 _OPERATOR = (
     r"\*\*|[+*/×÷^]|\s-(?=\s*\d)|-(?=\s+\d)|x(?=\s*\d)|mod|to the power(?: of)?|raised to(?: the power of)?|times|"
     r"multiplied by|divided by|plus|minus|乘以|除以|加上|减去|乘|除|加|减"
@@ -412,15 +481,25 @@ class Compiled:
     families: tuple[Family, ...]
     """Task families first, then the option families (task ``"options"``), then the signals (task ``"signal"``)."""
     words: dict[str, tuple[int, ...]]
-    """One English word -> the families it belongs to."""
-    phrases: dict[str, tuple[tuple[tuple[str, ...], int], ...]]
-    """First word of a phrase -> (the rest of the phrase, family)."""
+    """One English word (and its plural forms) -> the families it belongs to."""
+    word_set: frozenset[str]
+    """The keys of ``words``: one C-level set intersection with a text's words finds every hit."""
+    phrases: dict[tuple[str, str], tuple[tuple[str, bool, int], ...]]
+    """A phrase's first two words -> (" the whole phrase ", longer than two words, family): the text's
+    word pairs intersected with these keys find the candidates; only longer phrases then need a
+    substring test on the text's joined words."""
+    phrase_pairs: frozenset[tuple[str, str]]
     code_family: int
     """Index of the "code marks" family (error names found while reading words count for it)."""
     word: re.Pattern[str]
     zh: dict[str, tuple[tuple[str, tuple[int, ...]], ...]]
-    """First character -> (Chinese term, its families), longest first: one pass over the text finds them all."""
+    """First character -> (Chinese term, its families), longest first."""
+    zh_first: frozenset[str]
+    """The first characters of every Chinese term: intersected with a text's characters."""
+    patterned: tuple[tuple[int, Family], ...]
+    """The families that have a regular expression, with their index."""
     number: Lazy
+    zh_number: Lazy
     expression: Lazy
     math_function: Lazy
     percent_of: Lazy
@@ -431,6 +510,19 @@ class Compiled:
     length: Lazy
 
 
+def _forms(word: str) -> tuple[str, ...]:
+    """A listed word and its plurals ("bug" -> "bugs", "century" -> "centuries"), so that reading a
+    text needs no stemming: one set look-up per word."""
+    if not word.isalpha() or len(word) < 3:
+        return (word,)
+    forms = [word, word + "s", word + "'s"]
+    if word.endswith(("s", "x", "ch", "sh")):
+        forms.append(word + "es")
+    if word.endswith("y") and word[-2] not in "aeiou":
+        forms.append(word[:-1] + "ies")
+    return tuple(forms)
+
+
 @lru_cache(maxsize=1)
 def compiled() -> Compiled:
     """Every table and pattern, built once on first use."""
@@ -439,7 +531,7 @@ def compiled() -> Compiled:
     specs += [("signal", n, 0.0, en, zh, "") for n, en, zh in SIGNALS]
     families: list[Family] = []
     words: dict[str, list[int]] = {}
-    phrases: dict[str, list[tuple[tuple[str, ...], int]]] = {}
+    phrases: dict[tuple[str, str], list[tuple[str, bool, int]]] = {}
     terms: dict[str, list[int]] = {}
     for index, (task, name, weight, en, zh, rx) in enumerate(specs):
         families.append(Family(task, name, weight, HINTS.get(name, ()), Lazy(rx) if rx else None))
@@ -450,9 +542,13 @@ def compiled() -> Compiled:
                 continue
             parts = entry.split()
             if len(parts) == 1:
-                words.setdefault(parts[0], []).append(index)
+                for form in _forms(parts[0]):
+                    words.setdefault(form, []).append(index)
             else:
-                phrases.setdefault(parts[0], []).append((tuple(parts[1:]), index))
+                entry_ = (" " + " ".join(parts) + " ", len(parts) > 2, index)
+                phrases.setdefault((parts[0], parts[1]), []).append(entry_)
+                if len(parts) == 2 and parts[1].isalpha():  # "central bank's"
+                    phrases.setdefault((parts[0], parts[1] + "'s"), []).append(entry_)
 
     def c(pattern: str) -> Lazy:
         return Lazy(pattern)
@@ -464,11 +560,16 @@ def compiled() -> Compiled:
     return Compiled(
         families=tuple(families),
         words={k: tuple(dict.fromkeys(v)) for k, v in words.items()},
+        word_set=frozenset(words),
         phrases={k: tuple(v) for k, v in phrases.items()},
+        phrase_pairs=frozenset(phrases),
         code_family=next(i for i, f in enumerate(families) if f.name == "code marks"),
         word=re.compile(WORD),
         zh={k: tuple(sorted(v, key=lambda e: -len(e[0]))) for k, v in first.items()},
+        zh_first=frozenset(first),
+        patterned=tuple((i, f) for i, f in enumerate(families) if f.pattern is not None),
         number=c(NUMBER),
+        zh_number=c(ZH_NUMBER),
         expression=c(EXPRESSION),
         math_function=c(MATH_FUNCTION),
         percent_of=c(PERCENT_OF),

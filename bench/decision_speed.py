@@ -1,0 +1,101 @@
+"""How long one routing decision takes: ``understand()`` + ``difficulty`` + mode selection, uncached.
+
+    python bench/decision_speed.py                 # every distinct prompt of the shared tables + tests/data sets
+    python bench/decision_speed.py --limit 2000    # fewer texts (bounded time)
+
+Each text is decided once per pass with the understanding's cache cleared first, so the figure is the
+reading itself, not a cache hit; three passes, the median pass's p50/p99 reported. Time is this
+thread's CPU time (``time.thread_time``), so other processes on a shared machine do not inflate
+it the way wall time would; the load average is printed next to it anyway. A baseline measured in
+the same run (one precompiled ``[A-Za-z]+`` findall over the same text) shows how fast the machine
+is. Target (issue 17): p99 <= 1 ms. Exit status 1 when missed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import json
+import os
+import statistics
+import sys
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO / "bench"))
+P99_TARGET_MS = 1.0
+
+
+def _texts(limit: int) -> list[str]:
+    import routing_tables as rt
+
+    seen: dict[str, None] = {}
+    for row in rt.load(None):
+        seen.setdefault(row.prompt, None)
+    for path in sorted((REPO / "tests" / "data").glob("*.jsonl")):
+        for line in path.read_text(encoding="utf-8").splitlines():
+            try:
+                row = json.loads(line)
+            except ValueError:
+                continue
+            text = row.get("question") or row.get("prompt") if isinstance(row, dict) else None
+            if isinstance(text, str):
+                seen.setdefault(text, None)
+    texts = list(seen)
+    step = max(1, len(texts) // limit) if limit else 1
+    return texts[::step][: limit or None]
+
+
+def _percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--limit", type=int, default=4000, help="at most this many distinct texts (0: all)")
+    parser.add_argument("--passes", type=int, default=3)
+    args = parser.parse_args(argv)
+
+    import re
+
+    from router.modes.select import select_mode
+    from router.routing.difficulty import decide, threshold_for_share
+    from router.understanding import analyse
+
+    texts = _texts(args.limit)
+    threshold = threshold_for_share(0.3)
+    decide(texts[0], threshold=threshold)  # loads the parameters and builds the tables: not a decision
+    select_mode(texts[0])
+    baseline_pattern = re.compile(r"[A-Za-z]+")
+    gc.collect()
+    gc.freeze()
+    passes = []
+    for _ in range(args.passes):
+        decision, baseline = [], []
+        for text in texts:
+            analyse._understand.cache_clear()
+            start = time.thread_time()
+            decide(text, threshold=threshold)
+            select_mode(text)
+            decision.append((time.thread_time() - start) * 1e3)
+            start = time.thread_time()
+            baseline_pattern.findall(text)
+            baseline.append((time.thread_time() - start) * 1e3)
+        passes.append((_percentile(decision, 0.5), _percentile(decision, 0.99), max(decision),
+                       _percentile(baseline, 0.5), _percentile(baseline, 0.99)))
+    p50, p99, worst, b50, b99 = (statistics.median(p[k] for p in passes) for k in range(5))
+    lengths = sorted(len(t) for t in texts)
+    print(f"{len(texts)} distinct texts (median {lengths[len(lengths) // 2]} chars, longest {lengths[-1]}), "
+          f"{args.passes} passes, cache cleared before each decision")
+    print(f"understand + difficulty + mode: p50 {p50:.3f} ms  p99 {p99:.3f} ms  max {worst:.3f} ms  (CPU time)")
+    print(f"baseline, one regex findall: p50 {b50:.4f} ms  p99 {b99:.4f} ms;  p99 ratio {p99 / max(b99, 1e-9):.0f}x")
+    print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
+    ok = p99 <= P99_TARGET_MS
+    print("target met (p99 <= 1 ms)" if ok else f"TARGET MISSED: p99 {p99:.3f} ms > {P99_TARGET_MS} ms")
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
