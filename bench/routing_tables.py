@@ -177,6 +177,18 @@ def load(data: Path | None = None) -> list[Row]:
     return [Row(r.prompt, r.source, r.group, r.target / spread[r.source], r.weak, r.strong) for r in rows]
 
 
+def mmlu_subjects(rows: list[Row], data: Path | None = None) -> dict[int, str]:
+    """Row index -> MMLU subject (from the file each question came from), for MMLU rows."""
+    base = (data or shared_dir()) / "routellm" / "mmlu"
+    csv.field_size_limit(10_000_000)
+    subject_of: dict[str, str] = {}
+    for path in sorted(base.glob("mmlu_*.csv")):
+        with path.open(encoding="utf-8", newline="") as handle:
+            for r in csv.DictReader(handle):
+                subject_of.setdefault(r["prompt"], path.stem.removeprefix("mmlu_"))
+    return {j: subject_of[r.prompt] for j, r in enumerate(rows) if r.source == "mmlu" and r.prompt in subject_of}
+
+
 def source_weights(rows: list[Row]) -> list[float]:
     """Each source weighs the same in total, whatever its number of prompts (MMLU's groups share MMLU's)."""
     counts: dict[str, int] = defaultdict(int)
@@ -185,4 +197,4 @@ def source_weights(rows: list[Row]) -> list[float]:
     return [1.0 / counts[r.source] for r in rows]
 
 
-__all__ = ["MMLU_GROUPS", "SOURCES", "Row", "load", "shared_dir", "source_weights"]
+__all__ = ["MMLU_GROUPS", "SOURCES", "Row", "load", "mmlu_subjects", "shared_dir", "source_weights"]

@@ -50,7 +50,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import routing_tables as rt  # noqa: E402
 
-from router.routing.difficulty import multiple_choice  # noqa: E402
+from router.routing.difficulty import exam_item  # noqa: E402
+from router.routing.difficulty_features import digit_share, is_word_problem, word_problem  # noqa: E402
 from router.understanding import TASK_TYPES, understand  # noqa: E402
 
 OUTPUT = REPO / "router" / "routing" / "difficulty_model.json"
@@ -65,9 +66,17 @@ PRIOR_STRENGTH = 0.5
 ALPHA = {"open": 2.0, "choice": 0.0}
 GAMMA = {"open": 0.1, "choice": 0.25}
 RIDGE = 0.3
+BETA = 0.5
+"""Weight of the word-problem term (in spreads of its prediction), scaled by the maths probability."""
+DELTA = -0.25
+"""Weight of the multiple-choice digit share (standardised): calculation items gain least."""
+WORD_PROBLEM_RIDGE = 3000.0
+"""Heavy shrinkage: with 17 correlated readings and ~1,000 problems, the direction, not the fit."""
+WORD_PROBLEM_SOURCES = ("gsm8k",)
+"""The tables of word problems the word-problem term is fitted on (others' maths is competition or code)."""
 CALIBRATION_POINTS = 1001
-CANDIDATES = ("A", "B", "F")
-SHIPPED = "F"
+CANDIDATES = ("A", "B", "F", "G")
+SHIPPED = "G"
 HELD_OUT = ("gsm8k", "mmlu", "arena_bench_v1", "h2o", "routerarena")
 T = len(TASK_TYPES)
 
@@ -81,6 +90,9 @@ class Reading:
     length: float
     """log(1 + characters)."""
     choice: bool
+    word_problem: tuple[float, ...] = ()
+    """Empty when the word-problem term does not apply (not a word problem, or a proof)."""
+    digits: float = 0.0
 
 
 def prompt_hash(prompt: str) -> str:
@@ -91,8 +103,10 @@ def read(rows: Sequence[rt.Row]) -> list[Reading]:
     out = []
     for r in rows:
         u = understand(r.prompt)
+        wp = word_problem(r.prompt)
+        wp = wp if is_word_problem(wp) and "proof" not in u.constraints else ()
         out.append(Reading(u.vector[:T], TASK_TYPES.index(u.task), u.vector[:21], math.log1p(len(r.prompt)),
-                           multiple_choice(r.prompt)))
+                           exam_item(r.prompt), wp, digit_share(r.prompt)))
     return out
 
 
@@ -125,12 +139,23 @@ class Model:
     gamma: dict[str, float]
     ridge: tuple[tuple[float, ...], tuple[float, ...], tuple[float, ...]] | None = None
     """Candidate B only: mean, scale, weights over ``Reading.head``."""
+    word_problem: tuple[tuple[float, ...], tuple[float, ...], tuple[float, ...]] | None = None
+    """Candidate G: mean, scale and weights over ``Reading.word_problem`` (weights in prediction spreads)."""
+    digits: tuple[float, float] | None = None
+    """Candidate G: mean and spread of the multiple-choice digit share."""
 
     def raw(self, reading: Reading) -> float:
         branch = "choice" if reading.choice and "choice" in self.prior else "open"
         value = self.alpha[branch] * sum(p * q for p, q in zip(reading.probs, self.prior[branch], strict=True))
         z = (reading.length - self.length_mean[branch][reading.task]) / self.length_sd[branch][reading.task]
         value += self.gamma[branch] * z
+        if self.word_problem is not None and branch == "open" and reading.word_problem:
+            mean, scale, weights = self.word_problem
+            wp = sum(w * (x - m) / s for w, x, m, s in zip(weights, reading.word_problem, mean, scale, strict=True))
+            maths = reading.probs[TASK_TYPES.index("maths")]
+            value += BETA * maths * wp if maths >= 0.05 else 0.0
+        if self.digits is not None and branch == "choice":
+            value += DELTA * (reading.digits - self.digits[0]) / self.digits[1]
         if self.ridge is not None:
             mean, scale, weights = self.ridge
             value += sum(w * (x - m) / s for w, x, m, s in zip(weights, reading.head, mean, scale, strict=True))
@@ -140,10 +165,10 @@ class Model:
 def fit(rows: Sequence[rt.Row], readings: Sequence[Reading], candidate: str = SHIPPED) -> Model:
     y = standardised_targets(rows)
     w = rt.source_weights(list(rows))
-    branches = ("open", "choice") if candidate == "F" else ("open",)
+    branches = ("open", "choice") if candidate in ("F", "G") else ("open",)
     prior, mu, sd = {}, {}, {}
     for branch in branches:
-        idx = [j for j, g in enumerate(readings) if candidate != "F" or (g.choice == (branch == "choice"))]
+        idx = [j for j, g in enumerate(readings) if candidate not in ("F", "G") or (g.choice == (branch == "choice"))]
         known = KNOWN_PRIOR if branch == "open" else dict.fromkeys(TASK_TYPES, 0.0)
         p, m, s = [], [], []
         all_len = [readings[j].length for j in idx]
@@ -165,6 +190,9 @@ def fit(rows: Sequence[rt.Row], readings: Sequence[Reading], candidate: str = SH
         prior[branch], mu[branch], sd[branch] = tuple(p), tuple(m), tuple(s)
     if candidate == "F":
         return Model(prior, mu, sd, dict(ALPHA), dict(GAMMA))
+    if candidate == "G":
+        return Model(prior, mu, sd, dict(ALPHA), dict(GAMMA), None, _fit_word_problem(rows, readings),
+                     _digit_spread(readings))
     model = Model(prior, mu, sd, {"open": 1.0}, {"open": 0.0})
     if candidate == "A":
         return model
@@ -180,6 +208,31 @@ def fit(rows: Sequence[rt.Row], readings: Sequence[Reading], candidate: str = SH
     weights = np.linalg.solve((z * wa[:, None]).T @ z + RIDGE * np.eye(x.shape[1]), (z * wa[:, None]).T @ (np.array(y) - base))
     return Model(prior, mu, sd, {"open": 1.0}, {"open": 0.0},
                  (tuple(mean.tolist()), tuple(scale.tolist()), tuple(weights.tolist())))
+
+
+def _fit_word_problem(rows: Sequence[rt.Row], readings: Sequence[Reading]):  # type: ignore[no-untyped-def]
+    """Ridge of the target on the word-problem readings of the word-problem tables' open questions, its
+    weights divided by the spread of its prediction there (so ``BETA`` is in spreads); None without such rows."""
+    import numpy as np
+
+    idx = [j for j, r in enumerate(rows)
+           if r.source in WORD_PROBLEM_SOURCES and not readings[j].choice and readings[j].word_problem]
+    if len(idx) < 50:
+        return None
+    x = np.array([readings[j].word_problem for j in idx])
+    y = np.array([rows[j].target for j in idx])
+    mean, scale = x.mean(axis=0), x.std(axis=0)
+    scale[scale < 1e-9] = 1.0
+    z = (x - mean) / scale
+    weights = np.linalg.solve(z.T @ z + WORD_PROBLEM_RIDGE * np.eye(x.shape[1]), z.T @ (y - y.mean()))
+    spread = float((z @ weights).std()) or 1.0
+    return tuple(mean.tolist()), tuple(scale.tolist()), tuple((weights / spread).tolist())
+
+
+def _digit_spread(readings: Sequence[Reading]) -> tuple[float, float]:
+    values = [g.digits for g in readings if g.choice] or [0.0]
+    mean = sum(values) / len(values)
+    return mean, math.sqrt(sum((v - mean) ** 2 for v in values) / len(values)) or 1.0
 
 
 # --- RouteLLM's metrics ------------------------------------------------------------------------------
@@ -282,6 +335,15 @@ def shipped_score(shipped: dict[str, object], model: Model, reading: Reading) ->
     return squash(model.raw(reading), branch["centre"], branch["spread"])
 
 
+def _within_fields(model: Model, branch: str) -> dict[str, object]:
+    """The shipped form of candidate G's readings beyond task and length, as ``router.difficulty`` reads them."""
+    if branch == "open" and model.word_problem is not None:
+        return {"word_problem": [[round(v, 6) for v in part] for part in model.word_problem], "beta": BETA}
+    if branch == "choice" and model.digits is not None:
+        return {"digits": [round(model.digits[0], 6), round(model.digits[1], 6), DELTA]}
+    return {}
+
+
 def ship(rows: Sequence[rt.Row], readings: Sequence[Reading], figures: dict[str, object]) -> dict[str, object]:
     model = fit(rows, readings, SHIPPED)
     raw = [model.raw(g) for g in readings]
@@ -297,7 +359,7 @@ def ship(rows: Sequence[rt.Row], readings: Sequence[Reading], figures: dict[str,
         return [round(v, 6) for v in values]
 
     return {
-        "version": 3,
+        "version": 4,
         "about": "router.difficulty parameters, written by bench/train_difficulty.py from shared/datasets "
         "(RouteLLM's GSM8K/MMLU tables, arena-hard-auto arena_bench_v1, h2o-LLM-eval, RouterArena; all "
         "Apache-2.0: see LICENSES.difficulty_model.md next to this file)",
@@ -311,6 +373,7 @@ def ship(rows: Sequence[rt.Row], readings: Sequence[Reading], figures: dict[str,
                 "gamma": model.gamma[branch],
                 "centre": round(centres[branch][0], 6),
                 "spread": round(centres[branch][1], 6),
+                **_within_fields(model, branch),
             }
             for branch in model.prior
         },

@@ -14,7 +14,8 @@ from pathlib import Path
 import pytest
 
 from router.errors import UsageError
-from router.routing.difficulty import decide, difficulty, multiple_choice, threshold_for_share
+from router.routing.difficulty import decide, difficulty, exam_item, multiple_choice, threshold_for_share
+from router.routing.difficulty_features import WORD_PROBLEM_FEATURES, digit_share, word_problem
 
 REPO = Path(__file__).resolve().parents[1]
 MODEL = REPO / "router" / "routing" / "difficulty_model.json"
@@ -99,9 +100,42 @@ def test_multiple_choice_is_read_from_option_lines() -> None:
     assert not multiple_choice("Plan A or plan B: which is better for a small team?")
 
 
+def test_a_request_wrapping_options_is_not_a_bare_exam_item() -> None:
+    item = "The tide is caused mainly by\nA. wind\nB. the Moon's gravity\nC. earthquakes\nD. salinity\nAnswer:"
+    assert exam_item(item)
+    assert not exam_item("Please read the question below and pick the best option.\n" + item)
+    assert not exam_item("请阅读下面的题目并选择正确答案。\n" + item)
+    assert not exam_item("Plan A or plan B: which is better for a small team?")
+
+
+def test_an_exam_item_full_of_calculation_scores_below_a_scenario_of_the_same_length() -> None:
+    scenario = (
+        "A tenant signs a lease that forbids pets, later adopts a dog with the landlord's spoken consent, and the "
+        "landlord's successor now seeks eviction. The tenant's strongest argument is that\nA. the clause is void\n"
+        "B. the consent waived the clause\nC. the successor lacks standing\nD. dogs are not pets\nAnswer:"
+    )
+    calculation = (
+        "A 2.5 kg mass at 3.0 m/s hits a 1.5 kg mass at rest; they stick. With g = 9.8 m/s2, 0.25 friction, and "
+        "1.2 m of track, 4.1 s later the pair's speed in m/s is closest to what (to 2 decimals)?\nA. 1.88\nB. 0.94"
+        "\nC. 2.31\nD. 0.47\nAnswer:"
+    )
+    assert exam_item(scenario) and exam_item(calculation)
+    assert digit_share(calculation) > digit_share(scenario)
+    assert difficulty(calculation) < difficulty(scenario)
+
+
+def test_a_word_problem_with_more_steps_scores_higher_than_one_of_the_same_length() -> None:
+    one_step = "Tom has 12 marbles in a big glass jar on the shelf of his room. How many marbles does Tom have in it?"
+    chained = "Tom has 12 marbles, gives a third to Ann, then buys 5 more than he gave. How many marbles are left?"
+    features = dict(zip(WORD_PROBLEM_FEATURES, word_problem(chained), strict=True))
+    assert features["fraction"] == 1.0 and features["comparison"] == 1.0 and features["quantities"] == 2.0
+    assert abs(len(one_step) - len(chained)) < 10
+    assert difficulty(chained) > difficulty(one_step)
+
+
 def test_shipped_parameters_carry_their_provenance() -> None:
     data = json.loads(MODEL.read_text(encoding="utf-8"))
-    assert data["version"] == 3 and "LICENSES.difficulty_model.md" in data["about"]
+    assert data["version"] == 4 and "LICENSES.difficulty_model.md" in data["about"]
     assert set(data["loso_apgr"]) == {"gsm8k", "mmlu", "arena_bench_v1", "h2o", "routerarena"}
     licences = (MODEL.parent / "LICENSES.difficulty_model.md").read_text(encoding="utf-8")
     assert licences.count("Apache License") >= 4 and "RouterArena" in licences and "arena-hard-auto" in licences

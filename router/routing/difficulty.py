@@ -35,9 +35,14 @@ from typing import Literal
 from router.errors import ConfigError, UsageError
 
 _MODEL_FILE = "difficulty_model.json"
+_MATHS = 1
+"""Index of "maths" in ``TASK_TYPES`` (checked when the parameters load)."""
 DEFAULT_STRONG_SHARE = 0.3
 _CHOICE_LINE = re.compile(r"^\s*\(?[A-Da-d][.):]\s", re.MULTILINE)
 """Compiled at import: one small pattern, a few microseconds."""
+_REQUEST_OPENING = re.compile(r"\s*(?:please|read|answer|choose|select|pick|determine|decide|identify|solve)\b|\s*请",
+                              re.IGNORECASE)
+"""A text that opens by asking the model to do something is a request, even with options in it."""
 
 
 @dataclass(frozen=True)
@@ -50,6 +55,11 @@ class _Branch:
     centre: float
     spread: float
     """The raw score's mean and spread on the branch's fitted questions: the squash standardises by them."""
+    word_problem: tuple[tuple[float, ...], tuple[float, ...], tuple[float, ...]] | None = None
+    """Mean, scale and weights over ``difficulty_features.word_problem`` (open branch; maths questions)."""
+    beta: float = 0.0
+    digits: tuple[float, float, float] | None = None
+    """Mean, spread and weight of ``difficulty_features.digit_share`` (exam branch)."""
 
 
 @dataclass(frozen=True)
@@ -62,6 +72,15 @@ class _Params:
 def multiple_choice(question: str) -> bool:
     """Options on their own lines ("A. ...", "(b) ..."): at least two of them."""
     return len(_CHOICE_LINE.findall(question[:4000])) >= 2
+
+
+def exam_item(question: str) -> bool:
+    """A bare multiple-choice item: options, and nothing addressed to the model before them.
+
+    Exam items and requests gain differently: on bare items answered with a letter the strong model
+    gains most on long scenarios and least on calculations, while a request that wraps a question
+    ("Please read the following question and ...") gains by its kind of work like any request."""
+    return multiple_choice(question) and _REQUEST_OPENING.match(question) is None
 
 
 @dataclass(frozen=True)
@@ -100,6 +119,9 @@ def _params() -> _Params:
                 float(b["gamma"]),
                 float(b["centre"]),
                 float(b["spread"]) or 1.0,
+                _triple(b.get("word_problem")),
+                float(b.get("beta", 0.0)),
+                tuple(float(v) for v in b["digits"]) if b.get("digits") else None,  # type: ignore[arg-type]
             )
             for name, b in data["branches"].items()
         }
@@ -112,14 +134,50 @@ def _params() -> _Params:
     shapes_ok = "open" in branches and all(
         len(b.prior) == len(b.length_mean) == len(b.length_sd) == len(TASK_TYPES) for b in branches.values()
     )
+    from router.routing.difficulty_features import WORD_PROBLEM_FEATURES
+
+    shapes_ok = shapes_ok and all(
+        b.word_problem is None or all(len(part) == len(WORD_PROBLEM_FEATURES) for part in b.word_problem)
+        for b in branches.values()
+    ) and all(b.digits is None or len(b.digits) == 3 for b in branches.values())
     if tasks != TASK_TYPES or not shapes_ok:
         raise ConfigError(
             "difficulty parameters do not match the understanding (retrain: python bench/train_difficulty.py)",
             path=str(path),
         )
+    if TASK_TYPES[_MATHS] != "maths":
+        raise ConfigError("difficulty parameters: the task types changed order (update _MATHS)", path=str(path))
     if len(params.calibration) < 2:
         raise ConfigError("difficulty parameters carry no calibration sample", path=str(path))
     return params
+
+
+def _triple(value: object) -> tuple[tuple[float, ...], tuple[float, ...], tuple[float, ...]] | None:
+    if not value:
+        return None
+    mean, scale, weights = value  # type: ignore[misc]
+    return tuple(map(float, mean)), tuple(float(v) or 1.0 for v in scale), tuple(map(float, weights))
+
+
+def _within(branch: _Branch, question: str, maths: float, proof: bool) -> float:
+    """The branch's readings beyond task and length: a word problem's structure (weighed by how much the
+    question is maths; read only when it is, never for a proof) and an exam item's digit share."""
+    value = 0.0
+    if branch.word_problem is not None and maths >= 0.05 and not proof:
+        from router.routing.difficulty_features import is_word_problem, word_problem
+
+        mean, scale, weights = branch.word_problem
+        readings = word_problem(question)
+        if is_word_problem(readings):
+            value += branch.beta * maths * sum(
+                w * (x - m) / s for w, x, m, s in zip(weights, readings, mean, scale, strict=True)
+            )
+    if branch.digits is not None:
+        from router.routing.difficulty_features import digit_share
+
+        mean, spread, weight = branch.digits
+        value += weight * (digit_share(question) - mean) / (spread or 1.0)
+    return value
 
 
 def _score(question: str) -> tuple[float, str]:
@@ -129,11 +187,12 @@ def _score(question: str) -> tuple[float, str]:
         raise UsageError(f"difficulty() takes the question as a string, got {type(question).__name__}")
     p = _params()
     u = understand(question)
-    branch = p.branches.get("choice") if multiple_choice(question) else None
+    branch = p.branches.get("choice") if exam_item(question) else None
     branch = branch or p.branches["open"]
     task = TASK_TYPES.index(u.task)
     raw = branch.alpha * sum(prob * prior for prob, prior in zip(u.vector, branch.prior, strict=False))
     raw += branch.gamma * (math.log1p(len(question)) - branch.length_mean[task]) / branch.length_sd[task]
+    raw += _within(branch, question, u.vector[_MATHS], "proof" in u.constraints)
     z = (raw - branch.centre) / branch.spread
     return 1.0 / (1.0 + math.exp(-max(-60.0, min(60.0, z)))), u.task
 
@@ -171,4 +230,4 @@ def decide(question: str, *, strong_share: float | None = None, threshold: float
     return Difficulty(score, threshold, "strong" if score >= threshold else "fast", task)
 
 
-__all__ = ["DEFAULT_STRONG_SHARE", "Difficulty", "decide", "difficulty", "multiple_choice", "threshold_for_share"]
+__all__ = ["DEFAULT_STRONG_SHARE", "Difficulty", "decide", "difficulty", "exam_item", "multiple_choice", "threshold_for_share"]
