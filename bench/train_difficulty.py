@@ -169,6 +169,8 @@ def fit(rows: Sequence[rt.Row], readings: Sequence[Reading], candidate: str = SH
     prior, mu, sd = {}, {}, {}
     for branch in branches:
         idx = [j for j, g in enumerate(readings) if candidate not in ("F", "G") or (g.choice == (branch == "choice"))]
+        if len(idx) < 50 and branch == "choice":
+            continue  # (almost) no exam items to fit on: they are scored as open questions
         known = KNOWN_PRIOR if branch == "open" else dict.fromkeys(TASK_TYPES, 0.0)
         p, m, s = [], [], []
         all_len = [readings[j].length for j in idx]

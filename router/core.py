@@ -28,6 +28,7 @@ from router.loop.chain import validate_messages
 from router.routing import plan as planning
 from router.routing.auto import LatencyBook, choose
 from router.routing.names import Route, resolve_provider, resolve_target, route_model
+from router.routing.share import ShareTracker
 from router.telemetry import traced
 from router.types import Answer, DoneEvent, Event, ModeEvent, NoticeEvent, RequestOptions, RouteEvent
 
@@ -76,6 +77,7 @@ class Router:
             self._cache = ResponseCache(self.state, config.cache.ttl_s)
         self._breaker = CircuitBreaker.from_settings(self.state, config.breaker)
         self._latency = LatencyBook()
+        self._share = ShareTracker()  # strong_share kept true on this process's own traffic
         from router.clients.guards import guards_from_config
 
         self._guards = guards_from_config(config, self.state)
@@ -134,7 +136,7 @@ class Router:
         if route.explicit or not (requested or self.config.routing.strategy == "auto") or not self.config.routing.tiers:
             return route, None
         advice = await self._learner.advise(question, self.config.routing.tiers) if self._learner else None
-        choice = choose(question, mode, self.config, self._latency, advice)
+        choice = choose(question, mode, self.config, self._latency, advice, self._share)
         if not choice.candidates:
             return route, None
         providers = self.config.providers

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from router.config import ModelConfig, RouterConfig
     from router.routing.learning import Advice
+    from router.routing.share import ShareTracker
 
 
 @dataclass(frozen=True)
@@ -58,13 +59,22 @@ class LatencyBook:
 
 
 def choose(question: str, mode: str, config: RouterConfig, latency: LatencyBook | None = None,
-           advice: Advice | None = None) -> AutoChoice:
+           advice: Advice | None = None, share: ShareTracker | None = None) -> AutoChoice:
     """The tier for this question and mode, and its models in the order to try (``advice``: what
-    ``routing.learning`` learned about this kind of question)."""
-    from router.routing.difficulty import decide
+    ``routing.learning`` learned about this kind of question; ``share``: the recent scores that keep
+    ``strong_share`` true on this traffic, unless the config gives an explicit threshold)."""
+    from dataclasses import replace
+
+    from router.routing.difficulty import DEFAULT_STRONG_SHARE, decide
 
     routing = config.routing
     judged = decide(question, strong_share=routing.strong_share, threshold=routing.threshold)
+    if share is not None and routing.threshold is None:
+        wanted = DEFAULT_STRONG_SHARE if routing.strong_share is None else routing.strong_share
+        adapted = share.threshold(wanted, judged.threshold)
+        share.observe(judged.score)
+        if adapted != judged.threshold:
+            judged = replace(judged, threshold=adapted, tier="strong" if judged.score >= adapted else "fast")
     learned = judged.score + (advice.delta if advice else 0.0)
     tier = "strong" if learned >= judged.threshold else "fast"
     # "coding, difficulty 0.81 >= 0.62 -> strong": the task type the mode choice read too

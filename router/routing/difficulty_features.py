@@ -10,7 +10,7 @@ Two small readings, each measured on the shared tables before it was kept (``ben
   both tiers miss long computations), and largest on long scenarios to reason through.
 
 Pure Python; the patterns compile on the first maths question, not at import (importing ``router``
-stays cheap). Bounded: only the first ``_MAX_CHARS`` characters are read.
+stays cheap). Bounded: a word problem is read in its first 1,200 characters, a digit share in 3,000.
 """
 
 from __future__ import annotations
@@ -20,6 +20,8 @@ import re
 from functools import lru_cache
 
 _MAX_CHARS = 3000
+_WORD_PROBLEM_CHARS = 1200
+"""A word problem is a paragraph: longer texts are read at their first 1,200 characters (bounded time)."""
 WORD_PROBLEM_FEATURES: tuple[str, ...] = (
     "log_chars", "log_words", "sentences", "clauses", "quantities", "distinct_quantities", "number_words",
     "fraction", "decimal", "percent", "money", "magnitude", "comparison", "remainder", "sequence", "time_unit",
@@ -27,52 +29,74 @@ WORD_PROBLEM_FEATURES: tuple[str, ...] = (
 )
 """The order of ``word_problem``'s numbers, which the shipped weights follow."""
 
+_NUMBER_WORDS = frozenset(
+    "half twice double triple third quarter one two three four five six seven eight nine ten eleven twelve fifteen "
+    "twenty thirty forty fifty hundred thousand dozen".split()
+)
+_FRACTION_WORDS = frozenset({"half", "halves", "third", "thirds", "quarter", "quarters", "fifth", "fifths", "fraction"})
+_COMPARISON_WORDS = frozenset({"more", "less", "fewer", "than", "times"})
+_REMAINDER_WORDS = frozenset({"left", "remain", "remains", "remaining", "remainder", "rest"})
+_SEQUENCE_WORDS = frozenset({"if", "after", "before", "then"})
+_TIME_WORDS = frozenset({"hour", "hours", "minute", "minutes", "week", "weeks", "day", "days", "month", "months",
+                         "year", "years"})
+_RATE_WORDS = frozenset({"per", "each", "every", "rate"})
+_ZH = {
+    "number_words": "一二两三四五六七八九十百千万半倍",
+    "fraction": ("分之", "一半"),
+    "comparison": ("比",),
+    "remainder": ("剩",),
+    "sequence": ("如果", "之后", "然后"),
+    "time_unit": ("小时", "分钟", "星期", "天", "月", "年"),
+    "rate": ("每",),
+}
+
 
 @lru_cache(maxsize=1)
-def _patterns() -> dict[str, re.Pattern[str]]:
-    return {
-        "number": re.compile(r"\d[\d,]*(?:\.\d+)?"),
-        "number_word": re.compile(
-            r"\b(?:half|twice|double|triple|third|quarter|one|two|three|four|five|six|seven|eight|nine|ten|eleven|"
-            r"twelve|fifteen|twenty|thirty|forty|fifty|hundred|thousand|dozen)\b|[一二两三四五六七八九十百千万半倍]",
-            re.IGNORECASE,
-        ),
-        "sentence_end": re.compile(r"[.!?](?:\s|$)|[。！？]"),
-        "fraction": re.compile(r"\d\s*/\s*\d|\b(?:half|third|quarter|fifth|fraction)|分之|一半", re.IGNORECASE),
-        "decimal": re.compile(r"\d\.\d"),
-        "percent": re.compile(r"%|\bpercent|百分", re.IGNORECASE),
-        "comparison": re.compile(r"\b(?:more|less|fewer|than|times as)\b|比|多|少", re.IGNORECASE),
-        "remainder": re.compile(r"\b(?:left|remain\w*|rest)\b|剩", re.IGNORECASE),
-        "sequence": re.compile(r"\b(?:if|after|before|then)\b|如果|之后|然后", re.IGNORECASE),
-        "time_unit": re.compile(r"\b(?:hour|minute|week|day|month|year)s?\b|小时|分钟|星期|天|月|年", re.IGNORECASE),
-        "rate": re.compile(r"\b(?:per|each|every|rate)\b|每", re.IGNORECASE),
-    }
+def _patterns() -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str], re.Pattern[str]]:
+    return (
+        re.compile(r"\d[\d,]*(?:\.\d+)?"),
+        re.compile(r"[a-z]+"),
+        re.compile(r"[.!?](?:\s|$)|[。！？]"),
+        re.compile(r"\d\s*/\s*\d"),
+    )
 
 
 def word_problem(text: str) -> tuple[float, ...]:
-    """The numbers named by ``WORD_PROBLEM_FEATURES``, for one maths question."""
-    text = text[:_MAX_CHARS]
-    p = _patterns()
-    numbers = p["number"].findall(text)
+    """The numbers named by ``WORD_PROBLEM_FEATURES``, for one maths question.
+
+    One pass each for figures, words and sentence ends; every word family is a set lookup."""
+    text = text[:_WORD_PROBLEM_CHARS]
+    number, word, sentence_end, ratio = _patterns()
+    numbers = number.findall(text)
+    words = word.findall(text.lower())
+    present = set(words)
+    cjk = any("\u4e00" <= c <= "\u9fff" for c in text)
     values = [float(n.replace(",", "")) for n in numbers if n.replace(",", "").replace(".", "", 1).isdigit()]
+
+    def family(names: frozenset[str], key: str) -> float:
+        return float(not present.isdisjoint(names) or (cjk and any(t in text for t in _ZH[key])))
+
+    number_words = sum(1 for w in words if w in _NUMBER_WORDS)
+    if cjk:
+        number_words += sum(1 for c in text if c in _ZH["number_words"])
     return (
         math.log1p(len(text)),
         math.log1p(len(text.split())),
-        float(len(p["sentence_end"].findall(text))),
+        float(len(sentence_end.findall(text))),
         float(text.count(",") + text.count("，")),
         float(len(numbers)),
         float(len(set(numbers))),
-        float(len(p["number_word"].findall(text))),
-        float(bool(p["fraction"].search(text))),
-        float(bool(p["decimal"].search(text))),
-        float(bool(p["percent"].search(text))),
+        float(number_words),
+        float(("/" in text and ratio.search(text) is not None) or family(_FRACTION_WORDS, "fraction") > 0),
+        float(any(n.find(".") > 0 for n in numbers)),
+        float("%" in text or "percent" in present or (cjk and "百分" in text)),
         float("$" in text or "¥" in text or "元" in text),
         max((math.log10(v + 1.0) for v in values), default=0.0),
-        float(bool(p["comparison"].search(text))),
-        float(bool(p["remainder"].search(text))),
-        float(bool(p["sequence"].search(text))),
-        float(bool(p["time_unit"].search(text))),
-        float(bool(p["rate"].search(text))),
+        family(_COMPARISON_WORDS, "comparison"),
+        family(_REMAINDER_WORDS, "remainder"),
+        family(_SEQUENCE_WORDS, "sequence"),
+        family(_TIME_WORDS, "time_unit"),
+        family(_RATE_WORDS, "rate"),
     )
 
 
@@ -82,12 +106,12 @@ def is_word_problem(readings: tuple[float, ...]) -> bool:
 
 
 def digit_share(text: str) -> float:
-    """Digits per character of the question (an exam item's trailing "Answer:" cue is not counted)."""
+    """ASCII digits per character of the question (an exam item's trailing "Answer:" cue is not counted)."""
     body = text[:_MAX_CHARS]
     cut = body.rfind("Answer:")
     if cut > 0:
         body = body[:cut]
-    return sum(c.isdigit() for c in body) / max(1, len(body))
+    return sum(body.count(d) for d in "0123456789") / max(1, len(body))
 
 
 __all__ = ["WORD_PROBLEM_FEATURES", "digit_share", "is_word_problem", "word_problem"]
