@@ -104,7 +104,7 @@ def read(rows: Sequence[rt.Row]) -> list[Reading]:
     for r in rows:
         u = understand(r.prompt)
         wp = word_problem(r.prompt)
-        wp = wp if is_word_problem(wp) and "proof" not in u.constraints else ()
+        wp = wp if is_word_problem(r.prompt, wp) and "proof" not in u.constraints else ()
         out.append(Reading(u.vector[:T], TASK_TYPES.index(u.task), u.vector[:21], math.log1p(len(r.prompt)),
                            exam_item(r.prompt), wp, digit_share(r.prompt)))
     return out

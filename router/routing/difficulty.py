@@ -168,7 +168,7 @@ def _within(branch: _Branch, question: str, maths: float, proof: bool) -> float:
 
         mean, scale, weights = branch.word_problem
         readings = word_problem(question)
-        if is_word_problem(readings):
+        if is_word_problem(question, readings):
             value += branch.beta * maths * sum(
                 w * (x - m) / s for w, x, m, s in zip(weights, readings, mean, scale, strict=True)
             )

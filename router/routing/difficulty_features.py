@@ -100,9 +100,13 @@ def word_problem(text: str) -> tuple[float, ...]:
     )
 
 
-def is_word_problem(readings: tuple[float, ...]) -> bool:
-    """At least two quantities (figures or number words): what the word-problem weights were fitted on."""
-    return readings[4] + readings[6] >= 2.0
+def is_word_problem(text: str, readings: tuple[float, ...]) -> bool:
+    """A story with at least two quantities (figures or number words) and no equation to solve: what the
+    word-problem weights were fitted on. An equation, an integral or a terse exercise is another kind of
+    maths, where a short question is not an easy one."""
+    head = text[:_WORD_PROBLEM_CHARS]
+    return (readings[4] + readings[6] >= 2.0 and readings[1] >= math.log1p(15)
+            and "=" not in head and "^" not in head and "∫" not in head)
 
 
 def digit_share(text: str) -> float:
