@@ -1,27 +1,29 @@
 """How likely the strong tier answers a question better than the fast one.
 
 ``difficulty(question)`` reads the question's understanding (``router.understanding``, the same
-reading the mode choice uses, so the two never disagree about what a question is). Multiple-choice
-questions (options on their own lines) and open questions are two branches, each with
+reading the mode choice uses, so the two never disagree about what a question is). Bare exam items
+(options on their own lines and nothing asked of the model before them) and everything else are two
+branches, because they gain differently:
 
-* a *task-type prior*, blended by the task probabilities: how much stronger models gain on that kind
-  of work (on open questions coding, maths, extraction and multi-step reasoning gain, writing,
-  roleplay, humanities and general knowledge gain little);
-* a *within-type* term: the question's log length standardised within its task type (a long maths
-  problem is harder than a short one; a long essay request is not a long proof).
+* open questions and requests: a *task-type prior*, blended by the task probabilities (coding, maths,
+  extraction and multi-step reasoning gain; writing, roleplay, humanities and general knowledge gain
+  little), the question's log length standardised within its task type, and for a maths word problem
+  its structure (``difficulty_features.word_problem``: a problem that chains more steps is harder);
+* exam items: their length (long scenarios gain most) and their digit share (calculations least).
 
 The sum is squashed to [0, 1] by a logistic of its value standardised within the branch (0.5 is a
-typical question of its branch, so one threshold sends a similar share of each branch up). Parameters are
-trained by ``bench/train_difficulty.py`` on every routing table in shared/ (RouteLLM's GSM8K and MMLU,
-arena-hard-auto's arena_bench_v1, h2o-LLM-eval, RouterArena: every model in them, each source weighing
-the same) and shipped as ``difficulty_model.json`` next to this file, with the tables' licences in
-``LICENSES.difficulty_model.md``. The recipe was chosen by leave-one-source-out APGR
-(``bench/eval_routing.py``). Local and deterministic: no network, no model call, pure Python. The
-JSON is read on the first call, not at import.
+typical question of its branch). Parameters are trained by ``bench/train_difficulty.py`` on every
+routing table in shared/ (RouteLLM's GSM8K and MMLU, arena-hard-auto's arena_bench_v1, h2o-LLM-eval,
+RouterArena: every model in them, each source weighing the same) and shipped as
+``difficulty_model.json`` next to this file, with the tables' licences in
+``LICENSES.difficulty_model.md``. Figures: ``bench/eval_routing.py`` (leave-one-source-out APGR, new
+GSM8K questions, MMLU subjects held out). Local and deterministic: no network, no model call, pure
+Python. The JSON is read on the first call, not at import.
 
 ``threshold_for_share(0.3)`` turns a cost/quality knob ("send about 30% of the questions up a tier")
 into a score threshold, using the quantiles of the scores of the fitted prompts (each source
-weighing the same) shipped with the parameters.
+weighing the same) shipped with the parameters; ``routing.share.ShareTracker`` then keeps the share
+true on the traffic a router actually sees.
 """
 
 from __future__ import annotations

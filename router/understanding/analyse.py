@@ -62,6 +62,10 @@ _NAMED_NUMBER = re.compile(r"[A-Z][A-Za-z]+ \d+")
 """A capitalised word and a number after a word or a comma ("... the Apollo 11 crew"): read with the
 preceding characters tested on each match (a lookbehind first would make every position a candidate)."""
 _TEXT_TASKS = frozenset({"translation", "writing", "roleplay"})
+_QUESTION_HANDED = ("following question", "following multiple-choice question", "following multiple choice question",
+                    "question below", "questions below", "question:", "以下问题", "下面的问题", "下面这道题", "以下题目",
+                    "下面的题目", "问题：", "题目：")
+"""A question handed over to be answered (its kind is the question's own), not a text to operate on."""
 _REFERENCES = ("below", "following", "this text", "the text", "passage", "paragraph", "these ", "this email",
                "this note", "this article", "the article", "sentences", "records", "reviews", "given", "以下", "下面",
                "下列", "如下", "这段", "这篇", "这几", "这条", "这些", "文中", "原文", "材料")
@@ -131,6 +135,10 @@ def _understand(text: str) -> Understanding:
     # "these", "下面" ...): an operation over it is extraction, and its news words, prices and
     # dates belong to the text, not to the request.
     operation = "extraction request" in names or "operation on items" in signals
+    if operation and "extraction request" not in names and any(q in low for q in _QUESTION_HANDED):
+        # "Read the following question and answer in \boxed{}": what is handed over is a question to
+        # answer, of its own kind; "answer in" / "return the result" say how to answer, not what to do.
+        operation = False
     material = _has_material(body, low) and (operation or any(r in low for r in _REFERENCES))
     if material and operation and not text_work:
         weight = 2.0 + (1.6 if "operation on items" in signals else 0.0) + (0.6 if "format" in signals else 0.0)
