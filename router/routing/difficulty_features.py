@@ -52,12 +52,14 @@ _ZH = {
 
 
 @lru_cache(maxsize=1)
-def _patterns() -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str], re.Pattern[str]]:
+def _patterns() -> tuple[re.Pattern[str], ...]:
     return (
         re.compile(r"\d[\d,]*(?:\.\d+)?"),
         re.compile(r"[a-z]+"),
         re.compile(r"[.!?](?:\s|$)|[。！？]"),
         re.compile(r"\d\s*/\s*\d"),
+        re.compile(r"[\u4e00-\u9fff]"),
+        re.compile("[" + _ZH["number_words"] + "]"),
     )
 
 
@@ -66,11 +68,11 @@ def word_problem(text: str) -> tuple[float, ...]:
 
     One pass each for figures, words and sentence ends; every word family is a set lookup."""
     text = text[:_WORD_PROBLEM_CHARS]
-    number, word, sentence_end, ratio = _patterns()
+    number, word, sentence_end, ratio, han, han_number = _patterns()
     numbers = number.findall(text)
     words = word.findall(text.lower())
     present = set(words)
-    cjk = any("\u4e00" <= c <= "\u9fff" for c in text)
+    cjk = han.search(text) is not None
     values = [float(n.replace(",", "")) for n in numbers if n.replace(",", "").replace(".", "", 1).isdigit()]
 
     def family(names: frozenset[str], key: str) -> float:
@@ -78,7 +80,7 @@ def word_problem(text: str) -> tuple[float, ...]:
 
     number_words = sum(1 for w in words if w in _NUMBER_WORDS)
     if cjk:
-        number_words += sum(1 for c in text if c in _ZH["number_words"])
+        number_words += len(han_number.findall(text))
     return (
         math.log1p(len(text)),
         math.log1p(len(text.split())),
