@@ -80,6 +80,10 @@ BETA = 0.5
 """Weight of the word-problem term (in spreads of its prediction), scaled by the maths probability."""
 DELTA = -0.25
 """Weight of the multiple-choice digit share (standardised): calculation items gain least."""
+WP_BASE_QUANTILE = 0.25
+"""The word-problem term is shifted so that this quantile of the fitted problems adds nothing: a short,
+plain word problem is maths like any other next to other kinds of work, a chained one is harder;
+among word problems the order is the same."""
 WORD_PROBLEM_RIDGE = 3000.0
 """Heavy shrinkage: with 17 correlated readings and ~1,000 problems, the direction, not the fit."""
 WORD_PROBLEM_SOURCES = ("gsm8k",)
@@ -153,6 +157,8 @@ class Model:
     """Candidate G: mean, scale and weights over ``Reading.word_problem`` (weights in prediction spreads)."""
     digits: tuple[float, float] | None = None
     """Candidate G: mean and spread of the multiple-choice digit share."""
+    word_problem_base: float = 0.0
+    """Candidate G: added (times BETA) to a word problem read as maths, so a plain one adds nothing."""
 
     def raw(self, reading: Reading) -> float:
         branch = "choice" if reading.choice and "choice" in self.prior else "open"
@@ -163,7 +169,8 @@ class Model:
             mean, scale, weights = self.word_problem
             wp = sum(w * (x - m) / s for w, x, m, s in zip(weights, reading.word_problem, mean, scale, strict=True))
             maths = reading.probs[TASK_TYPES.index("maths")]
-            value += BETA * maths * wp if maths >= 0.05 else 0.0
+            base = self.word_problem_base if reading.task == TASK_TYPES.index("maths") else 0.0
+            value += BETA * (maths * wp + base) if maths >= 0.05 else 0.0
         if self.digits is not None and branch == "choice":
             value += DELTA * (reading.digits - self.digits[0]) / self.digits[1]
         if self.ridge is not None:
@@ -203,8 +210,9 @@ def fit(rows: Sequence[rt.Row], readings: Sequence[Reading], candidate: str = SH
     if candidate == "F":
         return Model(prior, mu, sd, dict(ALPHA), dict(GAMMA))
     if candidate == "G":
-        return Model(prior, mu, sd, dict(ALPHA), dict(GAMMA), None, _fit_word_problem(rows, readings),
-                     _digit_spread(readings))
+        fitted = _fit_word_problem(rows, readings)
+        return Model(prior, mu, sd, dict(ALPHA), dict(GAMMA), None, fitted[:3] if fitted else None,
+                     _digit_spread(readings), fitted[3] if fitted else 0.0)
     model = Model(prior, mu, sd, {"open": 1.0}, {"open": 0.0})
     if candidate == "A":
         return model
@@ -237,8 +245,11 @@ def _fit_word_problem(rows: Sequence[rt.Row], readings: Sequence[Reading]):  # t
     scale[scale < 1e-9] = 1.0
     z = (x - mean) / scale
     weights = np.linalg.solve(z.T @ z + WORD_PROBLEM_RIDGE * np.eye(x.shape[1]), z.T @ (y - y.mean()))
-    spread = float((z @ weights).std()) or 1.0
-    return tuple(mean.tolist()), tuple(scale.tolist()), tuple((weights / spread).tolist())
+    prediction = z @ weights
+    spread = float(prediction.std()) or 1.0
+    weights = weights / spread
+    base = -float(np.quantile(prediction / spread, WP_BASE_QUANTILE))
+    return tuple(mean.tolist()), tuple(scale.tolist()), tuple(weights.tolist()), base
 
 
 def _digit_spread(readings: Sequence[Reading]) -> tuple[float, float]:
@@ -350,7 +361,8 @@ def shipped_score(shipped: dict[str, object], model: Model, reading: Reading) ->
 def _within_fields(model: Model, branch: str) -> dict[str, object]:
     """The shipped form of candidate G's readings beyond task and length, as ``router.difficulty`` reads them."""
     if branch == "open" and model.word_problem is not None:
-        return {"word_problem": [[round(v, 6) for v in part] for part in model.word_problem], "beta": BETA}
+        return {"word_problem": [[round(v, 6) for v in part] for part in model.word_problem], "beta": BETA,
+                "word_problem_base": round(model.word_problem_base, 6)}
     if branch == "choice" and model.digits is not None:
         return {"digits": [round(model.digits[0], 6), round(model.digits[1], 6), DELTA]}
     return {}

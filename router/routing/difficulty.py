@@ -60,6 +60,8 @@ class _Branch:
     word_problem: tuple[tuple[float, ...], tuple[float, ...], tuple[float, ...]] | None = None
     """Mean, scale and weights over ``difficulty_features.word_problem`` (open branch; maths questions)."""
     beta: float = 0.0
+    word_problem_base: float = 0.0
+    """Added (times ``beta``) to a word problem read as maths: a plain one adds nothing, a chained one more."""
     digits: tuple[float, float, float] | None = None
     """Mean, spread and weight of ``difficulty_features.digit_share`` (exam branch)."""
 
@@ -123,7 +125,8 @@ def _params() -> _Params:
                 float(b["spread"]) or 1.0,
                 _triple(b.get("word_problem")),
                 float(b.get("beta", 0.0)),
-                tuple(float(v) for v in b["digits"]) if b.get("digits") else None,  # type: ignore[arg-type]
+                digits=tuple(float(v) for v in b["digits"]) if b.get("digits") else None,  # type: ignore[arg-type]
+                word_problem_base=float(b.get("word_problem_base", 0.0)),
             )
             for name, b in data["branches"].items()
         }
@@ -161,7 +164,7 @@ def _triple(value: object) -> tuple[tuple[float, ...], tuple[float, ...], tuple[
     return tuple(map(float, mean)), tuple(float(v) or 1.0 for v in scale), tuple(map(float, weights))
 
 
-def _within(branch: _Branch, question: str, maths: float, proof: bool) -> float:
+def _within(branch: _Branch, question: str, maths: float, proof: bool, is_maths: bool) -> float:
     """The branch's readings beyond task and length: a word problem's structure (weighed by how much the
     question is maths; read only when it is, never for a proof) and an exam item's digit share."""
     value = 0.0
@@ -171,9 +174,8 @@ def _within(branch: _Branch, question: str, maths: float, proof: bool) -> float:
         mean, scale, weights = branch.word_problem
         readings = word_problem(question)
         if is_word_problem(question, readings):
-            value += branch.beta * maths * sum(
-                w * (x - m) / s for w, x, m, s in zip(weights, readings, mean, scale, strict=True)
-            )
+            structure = sum(w * (x - m) / s for w, x, m, s in zip(weights, readings, mean, scale, strict=True))
+            value += branch.beta * (maths * structure + (branch.word_problem_base if is_maths else 0.0))
     if branch.digits is not None:
         from router.routing.difficulty_features import digit_share
 
@@ -194,7 +196,7 @@ def _score(question: str) -> tuple[float, str]:
     task = TASK_TYPES.index(u.task)
     raw = branch.alpha * sum(prob * prior for prob, prior in zip(u.vector, branch.prior, strict=False))
     raw += branch.gamma * (math.log1p(len(question)) - branch.length_mean[task]) / branch.length_sd[task]
-    raw += _within(branch, question, u.vector[_MATHS], "proof" in u.constraints)
+    raw += _within(branch, question, u.vector[_MATHS], "proof" in u.constraints, task == _MATHS)
     z = (raw - branch.centre) / branch.spread
     return 1.0 / (1.0 + math.exp(-max(-60.0, min(60.0, z)))), u.task
 

@@ -62,6 +62,10 @@ _NAMED_NUMBER = re.compile(r"[A-Z][A-Za-z]+ \d+")
 """A capitalised word and a number after a word or a comma ("... the Apollo 11 crew"): read with the
 preceding characters tested on each match (a lookbehind first would make every position a candidate)."""
 _TEXT_TASKS = frozenset({"translation", "writing", "roleplay"})
+_NUMBER_WORDS = frozenset({"two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve",
+                           "fifteen", "twenty", "thirty", "forty", "fifty", "hundred", "thousand", "dozen", "half",
+                           "twice", "double", "triple", "third", "quarter"})
+"""English number words that count as a word problem's quantities ("one" is too often not a number)."""
 _QUESTION_HANDED = ("following question", "following multiple-choice question", "following multiple choice question",
                     "question below", "questions below", "question:", "以下问题", "下面的问题", "下面这道题", "以下题目",
                     "下面的题目", "问题：", "题目：")
@@ -164,9 +168,12 @@ def _understand(text: str) -> Understanding:
             found += c.zh_number.findall(low)
         numbers = [n for n in found if not _YEAR.match(n) and n not in named]
 
+    # Number words are quantities of a word problem too ("half of Leo's age and five years younger").
+    quantities = len(numbers) + len(present & _NUMBER_WORDS)
+
     # An exact figure: a ready-made expression, a percentage of an amount, a unit conversion,
     # a finance formula with its inputs. Never inside a proof, a text to rework, or code.
-    if (numbers or digits) and not proof and not text_work and "code" not in constraints and not (material and operation):
+    if (numbers or digits or quantities >= 2) and not proof and not text_work and "code" not in constraints and not (material and operation):
         exact = None
         expression = c.expression.search(window) if digits else None
         if expression is None and digits and (
@@ -188,13 +195,14 @@ def _understand(text: str) -> Understanding:
             constraints.add("exact_figure")
             scores["maths"] += 3.6
             evidence.append(("maths", f"exact figure: {exact}", 3.6))
-        elif len(numbers) >= 2 and "quantity question" in signals:
+        elif quantities >= 2 and ("quantity question" in signals or ("calculate" in signals and "narrative" in signals)):
             # A word problem asks for a quantity; "how much should I save" asks for advice.
             weight = 1.0 if "advice modal" in signals else 2.6
             if "narrative" in signals:
                 weight += 0.6
             scores["maths"] += weight
-            evidence.append(("maths", f"word problem: {len(numbers)} numbers + '{signals['quantity question']}'", weight))
+            asked = signals.get("quantity question") or signals["calculate"]
+            evidence.append(("maths", f"word problem: {quantities} quantities + '{asked}'", weight))
         elif len(numbers) >= 2 and question_form:
             scores["maths"] += 1.2
             evidence.append(("maths", f"{len(numbers)} numbers in a question", 1.2))
