@@ -77,6 +77,18 @@ def test_task_types_on_new_phrasing(question: str, task: str) -> None:
         # a counting problem is maths; a program asked for in a story is code
         ("In how many ways can a committee of 3 be chosen from 9 people?", "maths"),
         ("The old librarian wants a little program that sorts her book list by author. Can you write it in Python?", "coding"),
+        # summarising a subject explains it; summarising a given text rewrites it
+        ("Summarize the main ideas of Keynesian economics in about 150 words.", "humanities"),
+        ("Summarise this for my boss: the vendor missed two deadlines and wants 10% more.", "translation"),
+        # a memo that mentions a share price is writing, not a market look-up
+        ("Please draft a memo telling staff that the office closes early on Friday because our share price event runs late.", "writing"),
+        # quantities written as words, and ages inside a word problem, are still a word problem
+        ("Maya bakes two dozen cookies and gives a third of them to her neighbours. How many cookies does she keep?", "maths"),
+        ("Tom is 4 years older than his sister, who is 9 years old. How old will Tom be in 3 years?", "maths"),
+        # an age is not an operand in an explanation
+        ("Explain how tides work as if I were a 7 year old.", "knowledge"),
+        # a framing persona ("you are an expert ...") is not a character to play
+        ("You are an expert tax assistant. What is the difference between a deduction and a credit?", "knowledge"),
     ],
 )
 def test_task_types_by_kind(question: str, task: str) -> None:
@@ -136,6 +148,20 @@ def test_traps_are_not_read_as_their_surface(question: str, wrong: str) -> None:
 def test_exact_figures_are_flagged(question: str) -> None:
     u = understand(question)
     assert u.task == "maths" and "exact_figure" in u.constraints, (u.task, u.constraints, u.evidence)
+
+
+def test_lettered_options_are_a_question_not_a_text_to_extract_from() -> None:
+    question = ("Read the question and pick the best option.\nWhich gas do plants absorb?\n"
+                "A. Oxygen\nB. Carbon dioxide\nC. Nitrogen\nD. Helium")
+    assert understand(question).task != "extraction"
+    listed = "Find every city named in these lines and return JSON:\na) Lima is foggy\nb) Oslo is cold\nc) Pune is hot"
+    assert understand(listed).task == "extraction"
+
+
+def test_long_texts_are_read_at_their_start_and_end() -> None:
+    filler = " ".join(["The committee met and discussed the budget at length."] * 60)
+    assert understand("Translate the following into French:\n" + filler).task == "translation"
+    assert understand(filler + "\nWrite a Python function that counts the words above.").task == "coding"
 
 
 def test_format_and_length_constraints() -> None:

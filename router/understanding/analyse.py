@@ -27,7 +27,7 @@ from itertools import pairwise
 from router.understanding.cues import Compiled, Lazy, compiled
 from router.understanding.types import TASK_TYPES, VECTOR_DIMENSION, Understanding
 
-_MAX_CHARS = 800
+_MAX_CHARS = 600
 """Longer texts are read at their start and end (where the request is): bounded time."""
 _CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
 _KANA = re.compile(r"[\u3040-\u30ff]")
@@ -36,6 +36,18 @@ _CYRILLIC = re.compile(r"[\u0400-\u04ff]")
 _LATIN_WORD = re.compile(r"[A-Za-z]+")
 _SKETCH_TOKEN = re.compile(r"[a-z]+|[\u3400-\u9fff]")
 _YEAR = re.compile(r"^(?:1[0-9]{3}|20[0-9]{2})$")
+_NUMBER_WORDS = frozenset(
+    "two three four five six seven eight nine ten eleven twelve fifteen twenty thirty forty fifty hundred thousand "
+    "half twice thrice dozen third thirds quarter quarters".split()
+)
+"""Quantities written as words; read only when a word problem asks for a quantity."""
+_FRAMING = re.compile(
+    r"\b(?:expert|assistant|specialist|analyst|ai|model|bot|chatbot|classifier|grader|judge|evaluator|system|tool|"
+    r"annotator|helper|given|provided|asked|tasked)\b|助手|专家|模型|分类器"
+)
+"""Roles that frame a task ("you are a helpful assistant", "you are an expert in ...") rather than a character."""
+_OPTION_LINES = re.compile(r"\n\s*\(?A[.)）]\s*\S[^\n]*\n\s*\(?B[.)）][^\n]*\n\s*\(?C[.)）]")
+_AGE = re.compile(r"(\d+)[- ]years?[- ]old|aged (\d+)|(\d+)岁")
 _QUOTED = re.compile(r"[\"“'‘「][^\"”’」\n]{30,}[\"”'’」]")
 _ERROR_NAME = re.compile(r"[a-z]{2,}(?:error|exception)\b")
 _DIGIT = re.compile(r"\d")
@@ -54,7 +66,7 @@ _FUNCTION_HINTS = ("次方", "次幂", "根号", "平方根", "阶乘")
 _LENGTH_HINTS = ("word", "sentence", "paragraph", "line", "bullet", "字", "no more than")
 _NEEDS_DIGITS = frozenset({"currency conversion"})
 _NEEDS_SYMBOLS = frozenset({"formula marks"})
-_PATTERN_CHARS = 400
+_PATTERN_CHARS = 300
 """Patterns read at most this much of a text: its start and its end."""
 _SCHEDULE_CHARS = 200
 """A schedule entry is a short statement."""
@@ -75,7 +87,10 @@ _REFERENCES = ("below", "following", "this text", "the text", "passage", "paragr
                "下列", "如下", "这段", "这篇", "这几", "这条", "这些", "文中", "原文", "材料")
 """Words that point at a text the question hands over (read with a block of text after a colon or newline)."""
 _MATERIAL_OPS = frozenset({"extraction request", "operation on items"})
-_MATERIAL_ONLY = frozenset({"operation on items", "exact finance"})
+_MATERIAL_ONLY = frozenset({"operation on items", "exact finance", "summarise verb"})
+_SUMMARY_OBJECTS = ("this", "these", "the following", "below", "above", "my ", "our ", "that ", "the text", "the article",
+                    "这段", "这篇", "以下", "下面", "上面", "这个", "这些", "文章", "全文", "内容", "：", ":")
+"""What "summarise" must point at to be a rewrite of a given text ("summarise this", "概括一下这段")."""
 """Families read as signals, not scores: operations ("find", "classify" ...) count only over a text the
 question hands over, finance terms only as the inputs of an exact figure (talk of interest rates is not a sum)."""
 _DAY_WORDS = ("yesterday", "tomorrow", "today", "day after", "day before", "昨天", "明天", "今天", "后天", "前天")
@@ -119,6 +134,8 @@ def _understand(text: str) -> Understanding:
         family = c.families[index]
         if family.task == "signal" or family.name in _MATERIAL_ONLY:
             signals[family.name] = matched
+        elif family.name == "take a role" and _FRAMING.search(matched):
+            continue  # "You are an expert classifier ..." frames a task; it hands over no character
         elif family.task == "options":
             options += family.weight
         else:
@@ -149,6 +166,15 @@ def _understand(text: str) -> Understanding:
         scores["extraction"] += weight
         evidence.append(("extraction", "an operation over a given text", weight))
 
+    if "summarise verb" in signals:
+        if material or any(r in window for r in _SUMMARY_OBJECTS):
+            scores["translation"] += 3.8
+            names.add("rewrite verb")
+            evidence.append(("translation", f"summarise a given text '{signals['summarise verb']}'", 3.8))
+        else:
+            scores["knowledge"] += 1.2
+    text_work = any(scores[t] >= 3.5 for t in _TEXT_TASKS)
+
     # A riddle about days ("if yesterday were tomorrow ...") gives its own calendar: no clock needed.
     if any(h in low for h in _HYPOTHETICAL):
         days = sum(1 for d in _DAY_WORDS if d in low) + (1 if _WEEKDAY.search(low) else 0)
@@ -166,7 +192,12 @@ def _understand(text: str) -> Understanding:
         found = c.number.findall(low) if digits else []
         if _ZH_NUMERAL.search(low):
             found += c.zh_number.findall(low)
+        if digits and "quantity question" not in signals and ("old" in low or "aged" in low or "岁" in low):
+            named |= {g for groups in _AGE.findall(low) for g in groups if g}
         numbers = [n for n in found if not _YEAR.match(n) and n not in named]
+    if len(numbers) < 2 and "quantity question" in signals and not _NUMBER_WORDS.isdisjoint(present):
+        # "two-thirds of the time", "half a dozen plates": quantities written as words
+        numbers += [t for t in tokens if t in _NUMBER_WORDS]
 
     # Number words are quantities of a word problem too ("half of Leo's age and five years younger").
     quantities = len(numbers) + len(present & _NUMBER_WORDS)
@@ -207,8 +238,11 @@ def _understand(text: str) -> Understanding:
             scores["maths"] += 1.2
             evidence.append(("maths", f"{len(numbers)} numbers in a question", 1.2))
 
-    # Live data: a live noun, helped by "today/now".
-    if scores["live_data"] >= 0.8 and "deictic" in signals:
+    # Live data: a live noun, helped by "today/now" in a short question; in a long text a price or a
+    # stock mentioned without "now" and without a question is context, not a look-up.
+    if not question_form and "deictic" not in signals:
+        scores["live_data"] *= 0.5
+    if scores["live_data"] >= 0.8 and "deictic" in signals and len(body) <= _SCHEDULE_CHARS:
         scores["live_data"] += 1.4
     if text_work or material:
         scores["live_data"] = min(scores["live_data"], 1.0)
@@ -264,7 +298,10 @@ def _understand(text: str) -> Understanding:
 
 
 def _has_material(body: str, low: str) -> bool:
-    """A block of text follows the request: after a newline, a colon or inside a long quotation."""
+    """A block of text follows the request: after a newline, a colon or inside a long quotation. Lettered
+    options ("A. ... B. ...") are a question to answer, not a text to work on."""
+    if _OPTION_LINES.search(body):
+        return False
     for mark in ("\n", ":", "："):
         at = body.find(mark)
         if at != -1 and len(body) - at > 20:
@@ -325,7 +362,9 @@ def _family_hits(
             continue
         if family.name == "historical date" and not years:
             continue
-        if family.hints and not any(hint in window for hint in family.hints):
+        if (family.hints or family.hint_words) and family.hint_words.isdisjoint(present) and not any(
+            hint in window for hint in family.hints
+        ):
             continue
         if family.name in _NEEDS_SYMBOLS and not symbols:
             continue

@@ -37,11 +37,14 @@ FAMILIES: tuple[tuple[str, str, float, str, str, str], ...] = (
      "rewrite|re-write|rephrase|paraphrase|reword|proofread|polish this|polish my|friendlier|politer|"
      "more polite|less blunt|more formal|less formal|more professional|more casual|sound more|sound less|"
      "formal tone|polite tone|professional tone|casual tone|friendly tone|"
-     "summarize|summarise|summarized|summarised|sum up|condense|shorten this|shorten my|"
+     "shorten this|shorten my|"
      "fix the grammar|correct the grammar|fix my grammar|check the grammar|check my grammar|grammar mistakes|"
      "grammatical errors|grammar errors|fix the spelling|correct the spelling|fix the typos|fix typos",
      "改写|重写|改成|润色|改得|改一下|修改一下这|换个说法|换种说法|委婉|更礼貌|更正式|正式一点|口语化|书面语|换个语气|改语气|"
-     "概括|摘要|总结一下|归纳一下|精简一下|缩写成|缩短|改病句|修改病句|语病|错别字|纠正语法|语法错误", ""),
+     "缩写成|缩短|改病句|修改病句|语病|错别字|纠正语法|语法错误", ""),
+    ("translation", "summarise verb", 3.8,
+     "summarize|summarise|summarized|summarised|sum up|condense|tl;dr of|give me the gist|key points of",
+     "概括|摘要|总结一下|归纳一下|精简一下|提炼", ""),
     # --- coding --------------------------------------------------------------------------------
     ("coding", "programming vocabulary", 3.2,
      "python|javascript|typescript|java|golang|rust|c++|c#|kotlin|swift|php|ruby|scala|haskell|bash|shell script|"
@@ -51,9 +54,13 @@ FAMILIES: tuple[tuple[str, str, float, str, str, str], ...] = (
      "linked list|binary tree|hashmap|hash map|lru|unit test|refactor|deploy|frontend|backend|code|coding|"
      "programming|framework|re-render|re-renders|rerender|component|thread-safe|concurrency|concurrent|async|"
      "mutex|write a function|a function that|a class that|a script|leetcode|repo|pull request|commit|"
-     "a program|the program|that program|this program|write a program|little program|small program|simple program",
+     "a program|the program|that program|this program|write a program|little program|small program|simple program|"
+     "database|databases|database schema|create table|stored procedure|sql query|write a query|a query that|"
+     "perl|lua|matlab|dart|elixir|erlang|fortran|cobol|assembly language|verilog|vhdl|powershell|groovy|clojure|"
+     "ocaml|objective-c|solidity|fizzbuzz|in c|vim|emacs|linux|unix|terminal|command line|cli|gpu|cuda",
      "代码|编程|程序|脚本|接口|报错|编译|调试|算法|数据结构|链表|二叉树|数组|哈希|递归|并发|线程|前端|后端|数据库|正则|"
      "爬虫|单元测试|重构|部署|类型错误|内存泄漏|缓存", ""),
+    ("coding", "implement", 1.8, "implement|implementing|implementation|from scratch|optimized|optimise|optimize", "实现", ""),
     ("coding", "code marks", 3.0, "", "",
      r"```|`[^`\n]{2,60}`|def \w+\(|print\(|console\.log|=>|\w\(\)|import \w+|#include|select .{1,80} from |"
      r"</?[a-z]+>|[a-z]error\b|[a-z]exception\b|\{\s*$|;\s*$|[a-z_]\.[a-z_]+\(|\s--[a-z]"),
@@ -65,7 +72,8 @@ FAMILIES: tuple[tuple[str, str, float, str, str, str], ...] = (
     ("maths", "solve/equation", 2.4,
      "solve|solving|equation|equations|inequality|simplify|factorise|factorize|find x|find y|find the value|"
      "find the minimum|find the maximum|minimum value|maximum value|integral|integrate|differentiate|derivative|"
-     "limit of|matrix|eigenvalue|eigenvalues|polynomial|logarithm|modulo|divisible|prime|primes|integer|integers",
+     "limit of|matrix|eigenvalue|eigenvalues|polynomial|logarithm|modulo|divisible|prime|primes|integer|integers|"
+     "greatest common divisor|gcd|lcm|least common multiple|common divisor|common multiple",
      "方程|求解|解方程|解出|不等式|化简|因式分解|求x|求y|求n|求值|的值|极限|导数|积分|矩阵|多项式|整除|质数|素数|整数|"
      "最小值|最大值|函数", ""),
     ("maths", "formula marks", 2.4, "", "∫|∑|∏|√|∞|≤|≥|≠|²|³|π",
@@ -75,7 +83,7 @@ FAMILIES: tuple[tuple[str, str, float, str, str, str], ...] = (
      "probability|odds|area|perimeter|volume|triangle|circle|square root|fraction|ratio|average|mean|sequence|"
      "series|angle|geometry|algebra|calculus|arithmetic|sum of|product of|twice|times as|percent|percentage|"
      "math|maths|mathematics|how many ways|in how many ways|number of ways|permutation|permutations|combination|"
-     "combinations|combinatorics|arrangements",
+     "combinations|combinatorics|arrangements|euclidean algorithm|divisor|divisors|multiple of",
      "概率|几率|面积|周长|体积|三角形|分数|比例|平均|数列|等差|等比|角度|速度|路程|利息|百分之|相遇|追上|浓度|鸡兔|"
      "半径|直径|圆周|数学|几何|代数|内角和|多少种|排列|组合数|排法|种方法|种不同", ""),
     ("maths", "exact finance", 1.4,
@@ -91,16 +99,19 @@ FAMILIES: tuple[tuple[str, str, float, str, str, str], ...] = (
      "谜题|脑筋急转弯|逻辑|说谎|说真话|真话|假话|推断|悖论|谁是|哪里去了|去哪了|到底谁", ""),
     ("reasoning", "constraint puzzle", 2.4,
      "exactly one|only one of|each own|each owns|each has a different|each have a different|a different pet|"
-     "at a time|without looking|labelled wrongly|labeled wrongly|wrongly labelled|wrongly labeled|all labelled|"
+     "without looking|labelled wrongly|labeled wrongly|wrongly labelled|wrongly labeled|all labelled|"
      "all labeled|is lying|are lying|is telling the truth|who owns|who did it|which box|which door|which switch|"
      "which order|what order|in what order|measure exactly|measure out exactly|carries only|can only carry|"
      "only once|at most once|directly below|directly above|to the left of|to the right of|from the front|"
-     "from the back|from the left|from the right|in a row|sits between|sitting between|weighings|balance scale|"
+     "from the back|from the left|from the right|sits between|sitting between|weighings|balance scale|"
      "who came last|who came first|who finished last|who finished first|who is the tallest|who is the shortest|"
-     "who is the oldest|who is the youngest",
+     "who is the oldest|who is the youngest|what position|which position|what place are you|overtake|overtakes|"
+     "overtaken|how can you measure|how do you measure|how can you time|how can you tell which|tautology|"
+     "contradiction|self-referential|self-contradictory|logically",
      "只有一人|只有一个人|只有一句|只有一个是|只能进入|只能称|只能问|各不相同|互不相同|从前往后|从后往前|从左往右|"
-     "从右往左|排在第|紧挨着|坐在中间|循环赛|天平|称几次|称三次|称两次|最少称|至少称|谁说了真话|谁在说谎|能否判断|能否确定|能不能判断|如何确定|怎样确定|怎么确定",
-     r"(?:(?:taller|shorter|older|younger|heavier|lighter|faster|slower|richer|smarter) than|beats|beat|outran|"
+     "从右往左|排在第|紧挨着|坐在中间|循环赛|各是什么|分别是什么|各是哪|各是谁|分别是谁|怎么计时|如何计时|怎样计时|"
+     "这个推理|推理出|推理哪里|的推理|天平|称几次|称三次|称两次|最少称|至少称|谁说了真话|谁在说谎|能否判断|能否确定|能不能判断|如何确定|怎样确定|怎么确定",
+     r"(?<!\d )(?<!years )(?<!year )(?<!feet )(?<!foot )(?<!inches )(?<!times )(?<!minutes )(?<!points )(?:(?:taller|shorter|older|younger|heavier|lighter|faster|slower|richer|smarter) than|beats|beat|outran|"
      r"outscored|finished ahead of|finished before|is ahead of|is behind) .{1,40}"
      r"(?:(?:taller|shorter|older|younger|heavier|lighter|faster|slower|richer|smarter) than|beats|beat|outran|"
      r"outscored|finished ahead of|finished before|is ahead of|is behind)"),
@@ -127,12 +138,13 @@ FAMILIES: tuple[tuple[str, str, float, str, str, str], ...] = (
      r"(?:list|find) (?:all|every) .{1,40} (?:in|from|mentioned)|every \w+(?: address| number| name)e?s? .{0,30}from|"
      r"按照?.{0,12}格式|按.{0,6}模板"),
     ("extraction", "operation on items", 1.6,
-     "classify|categorize|categorise|label each|tag each|rate each|score each|sort these|group these|"
-     "identify the|identify all|identify every|identify each|list every|list all|find every|find all|name every|"
-     "name all|pick out|highlight|count the|which of these|for each of|each of these|return a list|"
-     "return the result|output them|output the|answer with a|answer in|in json|as json|as a table|as yaml|"
-     "mentioned|mentions|named in|listed in|stated in|according to the text|according to the passage|get all|"
-     "get every|out of this|from this text|from the text|from this passage|from the passage",
+     "classify|categorize|categorise|label each|tag each|rate each|score each|sort these|sort the following|"
+     "group these|identify the|identify all|identify every|identify each|list every|list all|find every|find all|"
+     "name every|name all|pick out|for each of|each of these|return a list|in json|as json|as a table|as yaml|"
+     "mentioned in|people mentioned|person mentioned|places mentioned|dates mentioned|names mentioned|"
+     "attachments mentioned|companies mentioned|named in|listed in|stated in|according to the text|"
+     "according to the passage|get all|get every|out of this|from this text|from the text|from this passage|"
+     "from the passage|sentiment of|the sentiment|of each|for each",
      "分类|分成|归类|归为|标注|找出|列出|挑出|标出|打分|评分|返回|输出为|输出成|以json|用json", ""),
     ("extraction", "template fields", 2.0, "date and time|who what when", "字段",
      r"time\s*[,/;、]\s*(?:place\s*[,/;、]\s*)?(?:person|people|who)|person\s*[,/;、]\s*(?:event|activity)|"
@@ -146,11 +158,17 @@ FAMILIES: tuple[tuple[str, str, float, str, str, str], ...] = (
      r"slogan|slogans|tagline|caption|captions|lyrics|song|screenplay|skit|novel|chapter|blog|post|tweet|article|"
      r"cover letter|resume|bio|eulogy|invitation|ad|advert|description|review|joke|jokes|rap|dialogue|"
      r"fable|fairy tale|monologue|announcement|newsletter|press release|pitch|vows|obituary|note|message|"
-     r"greeting|wishes|ode|ballad|verse|rhyme|names|name ideas|title|titles|motto|blurb|proposal|speech)\b|"
+     r"greeting|wishes|ode|ballad|verse|rhyme|names|name ideas|title|titles|motto|blurb|proposal|speech|"
+     r"text|copy|paragraph|opening|intro|introduction|lines|subject lines|headline|headlines|page|profile|"
+     r"memo|memorandum|report|agenda|newsletter|campaign|brochure|flyer|manifesto|sketch|parody|mnemonic)\b|"
      r"写(?:一|几|两|三|个|篇|首|段|封|份|条|句|些)?.{0,12}(?:诗|词|文章|故事|小说|作文|文案|邮件|信|祝福|"
      r"演讲稿|发言稿|致辞|标语|口号|广告|歌词|剧本|短文|日记|周报|总结|简历|自我介绍|段子|笑话|评论|帖子|朋友圈|"
-     r"散文|随笔|游记|童话|寓言|对白|台词|主持词|串词|开场白|情书|贺词|悼词|祝酒词|宣传语|广告语|软文|推文|标题)|"
+     r"散文|随笔|游记|童话|寓言|对白|台词|主持词|串词|开场白|情书|贺词|悼词|祝酒词|宣传语|广告语|软文|推文|标题|"
+     r"的话|段话|介绍|感言|寄语|留言|贺卡|读后感|观后感)|"
+     r"想(?:一|几|个|一个|几个)?[句条个段]?.{0,6}(?:口号|标语|名字|标题|广告语|文案|宣传语)|"
      r"(?:起|取)(?:个|一个|几个|[\d一二三四五六七八九十]+个)?.{0,10}(?:名字|店名|名称|标题|书名|网名|昵称)|取名|命名"),
+    ("writing", "imperative write", 2.3, "", "",
+     r"(?:^|[.!?:\n]\s*)(?:please |now |could you |can you )?(?:write|compose|draft|craft|pen)\b"),
     ("writing", "genre noun", 1.2, "poem|haiku|sonnet|short story|essay|cover letter|speech|slogan|lyrics|bedtime story|"
      "blog post|limerick|fairy tale|fable|screenplay|toast|eulogy",
      "诗歌|作文|文案|祝福语|演讲稿|散文|童话|寓言|主持词", ""),
@@ -159,7 +177,9 @@ FAMILIES: tuple[tuple[str, str, float, str, str, str], ...] = (
      "pretend to be|pretend you are|pretend you're|act as|acting as|role-play|roleplay|role play|play the role|"
      "you are now|stay in character|in character|take on the persona|take on the role|assume the role|"
      "assume the persona|embrace the role|persona of|in the role of|in your own voice|in your voice|"
-     "in the first person|first-person voice|from now on you|dungeon master|game master|let's role",
+     "in the first person|first-person voice|from now on you|dungeon master|game master|let's role|"
+     "like you to be|want you to be|need you to be|like you to act|want you to act|want you to play|"
+     "like you to play|channel a|channel an|talk like a|speak like a|as if you were|as though you were",
      "扮演|假装你是|假设你是|你现在是|现在你是|从现在起你是|从现在开始你是|你来当|你就是|假如你是|想象你是|"
      "你是一位|你是一个|你是一名|角色扮演|第一人称",
      r"you(?:'re| are) (?:a|an|my) [\w -]{2,30}(?:\.|,| and)|以.{1,8}的(?:身份|口吻|语气)|模仿.{1,8}(?:的)?(?:口吻|语气)|"
@@ -179,15 +199,18 @@ FAMILIES: tuple[tuple[str, str, float, str, str, str], ...] = (
      "ancient|medieval|colonial|colonialism|imperialism|treaty|diplomacy|nationalism|feminism|ideology|theme|themes|"
      "symbolism|protagonist|tragedy|comedy|theatre|theater|opera|greek|roman|byzantine|ottoman|reformation|"
      "enlightenment|printing press|slavery|linguistics|etiquette|customs|traditions|documentary|documentaries|"
-     "lesson plan|art|artist|artists|architecture|scripture|gospel|monarchy|parliament|election campaign",
+     "lesson plan|art|artist|artists|architecture|scripture|gospel|monarchy|parliament|election campaign|economist|"
+     "economists|minimum wage|wages|labor market|labour market|employment|impressionism|expressionism|silk road|"
+     "social contract|peasants|feudal|dynasties",
      "历史|朝代|王朝|皇帝|秦朝|汉朝|唐朝|宋朝|元朝|明朝|清朝|三国|战国|春秋|革命|战争|哲学|孔子|孟子|老子|庄子|儒家|"
      "道家|伦理|道德|文学|小说|诗人|作家|红楼梦|西游记|水浒|绘画|艺术|宗教|神话|文化|社会学|政治|民主|宪法|法律|音乐|"
      "电影|人物形象|性格特点|重文轻武|近代史|现代史|古代史|世界史|通史|史学|史料|发展史|思想|改革|变法|文艺复兴|启蒙运动|古希腊|古罗马|中世纪|殖民|帝国|王国|社会|"
      "经济|通货膨胀|通胀|央行|货币政策|财政|主义|思潮|流派|美学|诗词|唐诗|宋词|典故|文言|古文|作品|意象|修辞|礼仪|习俗|"
-     "传统|纪录片|建筑风格", ""),
+     "传统|纪录片|建筑风格|统治|封建|诸侯|君主|皇权|朝廷|始皇|王朝|变革|全球化", ""),
     ("humanities", "titled work", 1.6, "", "", r"《[^》]{1,20}》"),
     ("humanities", "historical date", 1.6, "", "公元|世纪|年代",
-     r"\b(?:in|during|since|after|before|of) (?:the )?(?:1[0-9]{3}|20[0-2][0-9])s?\b"),
+     r"\b(?:in|during|since|after|before|of) (?:the )?(?:1[1-9][0-9]{2}|20[0-2][0-9])s?\b"
+     r"(?!\s*(?:feet|ft|miles|km|meters|metres|pieces|people|dollars|pounds|words|times|units|items|points|%))"),
     # --- knowledge / STEM facts ------------------------------------------------------------------
     ("knowledge", "science vocabulary", 2.0,
      "physics|chemistry|biology|science|scientific|atom|atoms|molecule|molecules|cell|cells|dna|gene|genes|protein|"
@@ -275,8 +298,9 @@ SIGNALS: tuple[tuple[str, str, str], ...] = (
     ("quantity question",
      "how many|how much|how old|how long|how far|how fast|what is the probability|what is the chance|what is the total|"
      "what is the area|what is the sum|what is the average|when will|when does|at what time will|what fraction|"
-     "what percentage|how much does each",
-     "多少|几个|几只|几颗|几岁|几天|几小时|几分钟|多长|多久|多远|多大|几倍|各有|各是|是几|有几|分到几"),
+     "what percentage|how much does each|how many more|calculate the total|calculate how|the total amount|the total cost|"
+     "in total|altogether|in all",
+     "多少|几个|几只|几颗|几岁|几天|几小时|几分钟|多长|多久|多远|多大|几倍|各有|各是多少|是几|有几|分到几"),
     ("narrative",
      "has|have|had|give|gives|gave|buy|buys|bought|sell|sells|sold|travel|travels|leave|leaves|run|runs|walk|walks|"
      "share|shares|split|each|together|remaining|left|cost|costs|spent|earn|earns|rolled|drawn|pick|picks|fill|fills|"
@@ -360,28 +384,33 @@ OPTION_FAMILIES: tuple[tuple[str, float, str, str, str], ...] = (
 HINTS: dict[str, tuple[str, ...]] = {
     "say it in a language": (*_LANGS.split(), *_ZH_LANGS.split("|")),
     "quantity comparison": ("which is", "哪个", "谁"),
-    "extraction request": ("turn ", "convert ", "list ", "find ", "every ", "按"),
+    "extraction request": ("turn", "convert", "list", "find", "every", "按"),
     "template fields": ("time", "person", "时间", "人物"),
-    "compose a piece": ("write", "compose", "draft", "create", "give me", "make up", "come up", "pen ", "craft", "写",
-                        "generat", "produc", "prepar", "invent", "need", "want", "help me", "起", "取", "名"),
-    "take a role": ("you're", "you are", "yourself", "以", "模仿"),
-    "constraint puzzle": (" than ", "beat", "outran", "outscored", "ahead of", "before", "behind"),
-    "deduction": ("all ", "no ", "some ", "所有"),
+    "compose a piece": ("write", "compose", "draft", "create", "give", "make", "come", "pen", "craft", "generate",
+                        "produce", "prepare", "invent", "need", "want", "help", "写", "起", "取", "名", "想"),
+    "imperative write": ("write", "compose", "draft", "craft", "pen"),
+    "take a role": ("you", "you're", "yourself", "以", "模仿"),
+    "constraint puzzle": ("than", "beat", "beats", "outran", "outscored", "ahead", "before", "behind"),
+    "deduction": ("all", "no", "some", "所有"),
     "currency conversion": ("usd", "eur", "gbp", "jpy", "cny", "rmb", "hkd", "krw", "aud", "cad", "chf", "btc", "dollar",
                             "euro", "pound", "yen", "yuan", "美元", "欧元", "英镑", "日元", "人民币", "港币", "韩元"),
     "currency pair": ("euro", "dollar", "pound", "yen", "yuan", "rupee", "peso", "franc", "ruble", "won", "一"),
     "titled work": ("《",),
-    "historical date": ("in ", "during ", "since ", "after ", "before ", "of "),
-    "explain": ("how ",),
-    "live-data noun": ("how ",),
+    "historical date": ("in", "during", "since", "after", "before", "of"),
+    "explain": ("how",),
+    "live-data noun": ("how",),
     "temperature question": ("度",),
     "news": ("最新",),
     "clock/calendar": ("今天",),
-    "choice": ("which", " or ", " vs", "versus", "哪", "选", "还是"),
+    "choice": ("which", "or", "vs", "versus", "哪", "选", "还是"),
     "comparison": ("比较",),
-    "superlative way": ("best", "smart", "cheap", "fast", "eas", "safe", "wise", "most", "最"),
+    "superlative way": ("best", "smartest", "cheapest", "fastest", "easiest", "safest", "wisest", "most", "最"),
     "brainstorm/plan": ("如何",),
 }
+"""A hint that is one lower-case word is looked up among the text's words (one set test for all of a
+family's word hints); any other hint (Chinese, punctuation, several words) is a substring test. The
+currency hints stay substrings: "100usd" is one word."""
+_SUBSTRING_HINTS = frozenset({"currency conversion"})
 
 _ZH_DIGIT = "一二两三四五六七八九十百千万零半"
 _MONTH_EN = (
@@ -473,6 +502,9 @@ class Family:
     name: str
     weight: float
     hints: tuple[str, ...]
+    """Substrings of the text (its pattern window) of which one must be present for the pattern to run."""
+    hint_words: frozenset[str]
+    """Or one of these words among the text's words."""
     pattern: Lazy | None
 
 
@@ -510,10 +542,20 @@ class Compiled:
     length: Lazy
 
 
+_NO_FORMS = frozenset({"ruby", "python", "java", "rust", "swift", "perl", "dart", "lua", "scala", "shell", "node",
+                       "solve", "simplify", "integrate", "differentiate", "factorise", "factorize", "derive", "prove",
+                    "evaluate", "compute", "calculate", "translate", "extract", "implement", "debug", "compile"})
+"""Names ("rubies" are gems) and requests as verbs ("it simplifies", "this proves" describe, they do not ask)
+get no -s forms."""
+
+
+_WORD_HINT = re.compile(r"[a-z][a-z'+#-]*")
+
+
 def _forms(word: str) -> tuple[str, ...]:
     """A listed word and its plurals ("bug" -> "bugs", "century" -> "centuries"), so that reading a
     text needs no stemming: one set look-up per word."""
-    if not word.isalpha() or len(word) < 3:
+    if not word.isalpha() or len(word) < 3 or word in _NO_FORMS:
         return (word,)
     forms = [word, word + "s", word + "'s"]
     if word.endswith(("s", "x", "ch", "sh")):
@@ -534,7 +576,10 @@ def compiled() -> Compiled:
     phrases: dict[tuple[str, str], list[tuple[str, bool, int]]] = {}
     terms: dict[str, list[int]] = {}
     for index, (task, name, weight, en, zh, rx) in enumerate(specs):
-        families.append(Family(task, name, weight, HINTS.get(name, ()), Lazy(rx) if rx else None))
+        hints = HINTS.get(name, ())
+        as_words = frozenset(() if name in _SUBSTRING_HINTS else (h for h in hints if _WORD_HINT.fullmatch(h)))
+        substrings = tuple(h for h in hints if h not in as_words)
+        families.append(Family(task, name, weight, substrings, as_words, Lazy(rx) if rx else None))
         for term in (t for t in zh.split("|") if t):
             terms.setdefault(term, []).append(index)
         for entry in (e.strip() for e in en.split("|")):
