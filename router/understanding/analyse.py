@@ -87,6 +87,9 @@ _REFERENCES = ("below", "following", "this text", "the text", "passage", "paragr
                "下列", "如下", "这段", "这篇", "这几", "这条", "这些", "文中", "原文", "材料")
 """Words that point at a text the question hands over (read with a block of text after a colon or newline)."""
 _MATERIAL_OPS = frozenset({"extraction request", "operation on items"})
+_GREETING_WORDS = 12
+"""A greeting or thanks opens a message: only the first words are read for one."""
+_PUZZLE = frozenset({"constraint puzzle", "deduction", "logic puzzle"})
 _MATERIAL_ONLY = frozenset({"operation on items", "exact finance", "summarise verb"})
 _SUMMARY_OBJECTS = ("this", "these", "the following", "below", "above", "my ", "our ", "that ", "the text", "the article",
                     "这段", "这篇", "以下", "下面", "上面", "这个", "这些", "文章", "全文", "内容", "：", ":")
@@ -136,6 +139,8 @@ def _understand(text: str) -> Understanding:
             signals[family.name] = matched
         elif family.name == "take a role" and _FRAMING.search(matched):
             continue  # "You are an expert classifier ..." frames a task; it hands over no character
+        elif family.name == "greeting/thanks" and " " not in matched and matched not in tokens[:_GREETING_WORDS]:
+            continue  # "hi" deep inside a long text is someone else's greeting
         elif family.task == "options":
             options += family.weight
         else:
@@ -156,11 +161,8 @@ def _understand(text: str) -> Understanding:
     # "these", "下面" ...): an operation over it is extraction, and its news words, prices and
     # dates belong to the text, not to the request.
     operation = "extraction request" in names or "operation on items" in signals
-    if operation and "extraction request" not in names and any(q in low for q in _QUESTION_HANDED):
-        # "Read the following question and answer in \boxed{}": what is handed over is a question to
-        # answer, of its own kind; "answer in" / "return the result" say how to answer, not what to do.
-        operation = False
-    material = _has_material(body, low) and (operation or any(r in low for r in _REFERENCES))
+    lettered = "\n" in body and _OPTION_LINES.search(body) is not None
+    material = _has_material(body, low, lettered) and (operation or any(r in low for r in _REFERENCES))
     if material and operation and not text_work:
         weight = 2.0 + (1.6 if "operation on items" in signals else 0.0) + (0.6 if "format" in signals else 0.0)
         scores["extraction"] += weight
@@ -212,7 +214,9 @@ def _understand(text: str) -> Understanding:
             or ((" to the " in window or "!" in window) and _TO_THE.search(window))
         ):
             expression = c.math_function.search(window)
-        if expression and ("calculate" in signals or len(body) <= 60 or "=?" in low.replace(" ", "")) and not re.search(
+        explaining = "why" in present or "为什么" in low  # "why does 1/3 + 1/3 + 1/3 equal 1?" asks for a reason
+        if expression and not explaining and (
+            "calculate" in signals or len(body) <= 60 or "=?" in low.replace(" ", "")) and not re.search(
             re.escape(expression.group(0)) + r"[^=]{0,12}=\s*\d", low
         ):
             exact = f"expression '{expression.group(0).strip()}'"
@@ -244,9 +248,10 @@ def _understand(text: str) -> Understanding:
         scores["live_data"] *= 0.5
     if scores["live_data"] >= 0.8 and "deictic" in signals and len(body) <= _SCHEDULE_CHARS:
         scores["live_data"] += 1.4
-    if text_work or material:
+    if text_work or material or not _PUZZLE.isdisjoint(names):
+        # the text's (or the puzzle's premises') weather and clock words are not a look-up
         scores["live_data"] = min(scores["live_data"], 1.0)
-    if material:  # a greeting inside a pasted email is the email's
+    if material or lettered:  # a greeting inside a pasted email is the email's; an exam question is no chat
         scores["chat"] = min(scores["chat"], 0.9)
     if text_work or (material and scores["extraction"] >= 3.5):
         scores["schedule"] = 0.0
@@ -282,7 +287,7 @@ def _understand(text: str) -> Understanding:
         talk = not question_form and (len(body) < 40 or "about me" in names)
         fallback = "chat" if talk else "knowledge"
         scores[fallback] += 1.0
-    task = max(TASK_TYPES, key=lambda t: (scores[t], -TASK_TYPES.index(t)))
+    task = max(TASK_TYPES, key=scores.__getitem__)  # ties go to the earlier type
     probabilities = _softmax(scores)
     language = _language(body, has_cjk)
     chosen = tuple(why for t, why, _ in sorted(evidence, key=lambda e: -e[2]) if t == task)[:3]
@@ -297,10 +302,10 @@ def _understand(text: str) -> Understanding:
     )
 
 
-def _has_material(body: str, low: str) -> bool:
+def _has_material(body: str, low: str, lettered: bool) -> bool:
     """A block of text follows the request: after a newline, a colon or inside a long quotation. Lettered
     options ("A. ... B. ...") are a question to answer, not a text to work on."""
-    if _OPTION_LINES.search(body):
+    if lettered:
         return False
     for mark in ("\n", ":", "："):
         at = body.find(mark)
@@ -362,8 +367,11 @@ def _family_hits(
             continue
         if family.name == "historical date" and not years:
             continue
-        if (family.hints or family.hint_words) and family.hint_words.isdisjoint(present) and not any(
-            hint in window for hint in family.hints
+        if (
+            family.hinted
+            and family.hint_words.isdisjoint(present)
+            and not any(hint in window for hint in family.hints)
+            and not (has_cjk and any(hint in window for hint in family.zh_hints))
         ):
             continue
         if family.name in _NEEDS_SYMBOLS and not symbols:
@@ -433,7 +441,7 @@ def _vector(
             if len(slots) < _SLOTS_MAX:
                 slots[gram] = slot
         sketch[slot >> 1] += 1.0 if slot & 1 else -1.0
-    norm = math.sqrt(sum(v * v for v in sketch)) or 1.0
+    norm = math.hypot(*sketch) or 1.0
     return tuple(head + [v / norm for v in sketch])
 
 

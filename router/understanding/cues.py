@@ -39,7 +39,9 @@ FAMILIES: tuple[tuple[str, str, float, str, str, str], ...] = (
      "formal tone|polite tone|professional tone|casual tone|friendly tone|"
      "shorten this|shorten my|"
      "fix the grammar|correct the grammar|fix my grammar|check the grammar|check my grammar|grammar mistakes|"
-     "grammatical errors|grammar errors|fix the spelling|correct the spelling|fix the typos|fix typos",
+     "grammatical errors|grammar errors|fix the spelling|correct the spelling|fix the typos|fix typos|more concise|"
+     "less wordy|tighten this|tighten up|make this shorter|make it shorter|make this clearer|make it clearer|"
+     "plain english|plain language|simpler words",
      "改写|重写|改成|润色|改得|改一下|修改一下这|换个说法|换种说法|委婉|更礼貌|更正式|正式一点|口语化|书面语|换个语气|改语气|"
      "缩写成|缩短|改病句|修改病句|语病|错别字|纠正语法|语法错误", ""),
     ("translation", "summarise verb", 3.8,
@@ -59,7 +61,7 @@ FAMILIES: tuple[tuple[str, str, float, str, str, str], ...] = (
      "perl|lua|matlab|dart|elixir|erlang|fortran|cobol|assembly language|verilog|vhdl|powershell|groovy|clojure|"
      "ocaml|objective-c|solidity|fizzbuzz|in c|vim|emacs|linux|unix|terminal|command line|cli|gpu|cuda",
      "代码|编程|程序|脚本|接口|报错|编译|调试|算法|数据结构|链表|二叉树|数组|哈希|递归|并发|线程|前端|后端|数据库|正则|"
-     "爬虫|单元测试|重构|部署|类型错误|内存泄漏|缓存", ""),
+     "爬虫|单元测试|重构|部署|类型错误|内存泄漏|缓存|c语言|写一个函数|写个函数|实现一个函数|字符串|编写", ""),
     ("coding", "implement", 1.8, "implement|implementing|implementation|from scratch|optimized|optimise|optimize", "实现", ""),
     ("coding", "code marks", 3.0, "", "",
      r"```|`[^`\n]{2,60}`|def \w+\(|print\(|console\.log|=>|\w\(\)|import \w+|#include|select .{1,80} from |"
@@ -70,7 +72,7 @@ FAMILIES: tuple[tuple[str, str, float, str, str, str], ...] = (
      "justify your|rational|irrational",
      "证明|求证|推导|数学归纳|无理数|有理数", ""),
     ("maths", "solve/equation", 2.4,
-     "solve|solving|equation|equations|inequality|simplify|factorise|factorize|find x|find y|find the value|"
+     "solve|solving|equation|equations|the inequality|inequalities|simplify|factorise|factorize|find x|find y|find the value|"
      "find the minimum|find the maximum|minimum value|maximum value|integral|integrate|differentiate|derivative|"
      "limit of|matrix|eigenvalue|eigenvalues|polynomial|logarithm|modulo|divisible|prime|primes|integer|integers|"
      "greatest common divisor|gcd|lcm|least common multiple|common divisor|common multiple",
@@ -80,7 +82,8 @@ FAMILIES: tuple[tuple[str, str, float, str, str, str], ...] = (
      r"\b(?:sqrt|log|ln|sin|cos|tan|lim|exp)\s*\(|[∫∑∏√∞≤≥≠²³π]|\^\s*\d|\b[a-z]\s*\^|\b\d*[a-z]\s*[+\-]\s*\d*[a-z]?\s*=|"
      r"\bf\s*\(\s*[a-z]\s*\)"),
     ("maths", "maths vocabulary", 1.4,
-     "probability|odds|area|perimeter|volume|triangle|circle|square root|fraction|ratio|average|mean|sequence|"
+     "probability|odds|area|perimeter|volume|triangle|circle|square root|fraction|ratio|average|mean of|the mean|"
+     "arithmetic mean|median|sequence|"
      "series|angle|geometry|algebra|calculus|arithmetic|sum of|product of|twice|times as|percent|percentage|"
      "math|maths|mathematics|how many ways|in how many ways|number of ways|permutation|permutations|combination|"
      "combinations|combinatorics|arrangements|euclidean algorithm|divisor|divisors|multiple of",
@@ -107,26 +110,29 @@ FAMILIES: tuple[tuple[str, str, float, str, str, str], ...] = (
      "who came last|who came first|who finished last|who finished first|who is the tallest|who is the shortest|"
      "who is the oldest|who is the youngest|what position|which position|what place are you|overtake|overtakes|"
      "overtaken|how can you measure|how do you measure|how can you time|how can you tell which|tautology|"
-     "contradiction|self-referential|self-contradictory|logically",
+     "contradiction|self-referential|self-contradictory|logically|argue your answer|is there any way|only one visit|"
+     "one visit|in only one",
      "只有一人|只有一个人|只有一句|只有一个是|只能进入|只能称|只能问|各不相同|互不相同|从前往后|从后往前|从左往右|"
      "从右往左|排在第|紧挨着|坐在中间|循环赛|各是什么|分别是什么|各是哪|各是谁|分别是谁|怎么计时|如何计时|怎样计时|"
-     "这个推理|推理出|推理哪里|的推理|天平|称几次|称三次|称两次|最少称|至少称|谁说了真话|谁在说谎|能否判断|能否确定|能不能判断|如何确定|怎样确定|怎么确定",
+     "这个推理|推理出|推理哪里|的推理|推理题|情景推理|请推理|推理一下|逻辑题|天平|称几次|称三次|称两次|最少称|至少称|谁说了真话|谁在说谎|能否判断|能否确定|能不能判断|如何确定|怎样确定|怎么确定",
      r"(?<!\d )(?<!years )(?<!year )(?<!feet )(?<!foot )(?<!inches )(?<!times )(?<!minutes )(?<!points )(?:(?:taller|shorter|older|younger|heavier|lighter|faster|slower|richer|smarter) than|beats|beat|outran|"
      r"outscored|finished ahead of|finished before|is ahead of|is behind) .{1,40}"
      r"(?:(?:taller|shorter|older|younger|heavier|lighter|faster|slower|richer|smarter) than|beats|beat|outran|"
-     r"outscored|finished ahead of|finished before|is ahead of|is behind)"),
+     r"outscored|finished ahead of|finished before|is ahead of|is behind)|"
+     r"比[^\d，。,]{1,4}(?:高|矮|年长|年轻|重|轻|快|慢|聪明|早)[^\d]{0,12}比[^\d，。,]{1,4}(?:高|矮|年长|年轻|重|轻|快|慢|聪明|早)"),
     ("reasoning", "deduction", 2.6,
      "does it follow|it follows that|follow that|can we conclude|can you conclude|what can we conclude|"
      "what can you conclude|can be concluded|can we infer|valid argument|valid reasoning|is this valid|is it valid|"
      "is this argument|fallacy|fallacies|premise|premises|syllogism",
      "能否推出|能推出|可以推出|推出什么|得出什么结论|可以得出|能得出|前提|三段论",
-     r"\b(?:all|no|some) \w+s are \w+.{0,60}\b(?:all|no|some) \w+s are\b|所有的?.{1,6}都.{1,20}(?:那么|是否|是不是|吗)"),
+     r"\b(?:all|no|some) \w+s are \w+.{0,60}\b(?:all|no|some) \w+s are\b|"
+     r"\b(?:every|all|no) \w+(?: \w+){0,8} (?:who|that|which) .{0,80}\b(?:does not|doesn't|is not|isn't|cannot|can't|never)\b|所有的?.{1,6}都.{1,20}(?:那么|是否|是不是|吗)"),
     ("reasoning", "step by step", 1.6,
      "step by step|step-by-step|each step|show your work|show the work|think through|walk me through|reason through",
      "一步步|一步一步|逐步|分步|写出过程|解题过程|详细过程|推理过程", ""),
     ("reasoning", "quantity comparison", 2.2, "which number", "",
      r"which is (?:heavier|lighter|larger|bigger|greater|smaller|longer|shorter|faster|slower|older|higher|lower|"
-     r"more likely|closer|farther)|哪个(?:更|比较)?(?:大|小|重|轻|多|少|长|短|快|慢|高|低)(?![方法])|谁(?:更)?(?:大|多|重|快)"),
+     r"more likely|closer|farther)|哪个(?:更|比较)?(?:大|小|重|轻|多|少|长|短|快|慢|高|低)(?![方法])|谁(?:更)?(?:大|多|重|快|高|矮|老|年轻)"),
     # --- structured extraction -------------------------------------------------------------------
     ("extraction", "extraction request", 4.0,
      "extract|parse this|parse the following|parse out|pull out|fill in|structured|in the format|key fields|"
@@ -152,7 +158,7 @@ FAMILIES: tuple[tuple[str, str, float, str, str, str], ...] = (
     # --- writing ---------------------------------------------------------------------------------
     ("writing", "compose a piece", 3.6, "", "七言|五言|绝句|律诗|藏头诗|对联",
      r"\b(?:write|compose|draft|create|give me|make up|come up with|pen|craft|generate|produce|prepare|invent|"
-     r"need|want|help me with|help me write)(?: me)?(?: up)? (?:a |an |the |some |my |"
+     r"need|want|help me with|help me write|put together|whip up|dash off)(?: me)?(?: up)? (?:a |an |the |some |my |"
      r"\d+ |two |three |four |five |short |long |funny |catchy )?(?:[\w-]+ ){0,3}"
      r"(?:poem|poems|haiku|sonnet|limerick|story|stories|tale|essay|letter|email|e-mail|speech|toast|"
      r"slogan|slogans|tagline|caption|captions|lyrics|song|screenplay|skit|novel|chapter|blog|post|tweet|article|"
@@ -164,14 +170,14 @@ FAMILIES: tuple[tuple[str, str, float, str, str, str], ...] = (
      r"写(?:一|几|两|三|个|篇|首|段|封|份|条|句|些)?.{0,12}(?:诗|词|文章|故事|小说|作文|文案|邮件|信|祝福|"
      r"演讲稿|发言稿|致辞|标语|口号|广告|歌词|剧本|短文|日记|周报|总结|简历|自我介绍|段子|笑话|评论|帖子|朋友圈|"
      r"散文|随笔|游记|童话|寓言|对白|台词|主持词|串词|开场白|情书|贺词|悼词|祝酒词|宣传语|广告语|软文|推文|标题|"
-     r"的话|段话|介绍|感言|寄语|留言|贺卡|读后感|观后感)|"
-     r"想(?:一|几|个|一个|几个)?[句条个段]?.{0,6}(?:口号|标语|名字|标题|广告语|文案|宣传语)|"
+     r"的话|段话|介绍|感言|寄语|留言|贺卡|读后感|观后感|文字|记叙文|议论文|说明文)|写(?:一|两|几)?[篇首封]|"
+     r"想.{0,10}(?:口号|标语|名字|标题|广告语|文案|宣传语)|(?:以|用)[“\"《].{1,20}[”\"》]为题|创作|撰写|起草|描写|"
      r"(?:起|取)(?:个|一个|几个|[\d一二三四五六七八九十]+个)?.{0,10}(?:名字|店名|名称|标题|书名|网名|昵称)|取名|命名"),
     ("writing", "imperative write", 2.3, "", "",
      r"(?:^|[.!?:\n]\s*)(?:please |now |could you |can you )?(?:write|compose|draft|craft|pen)\b"),
     ("writing", "genre noun", 1.2, "poem|haiku|sonnet|short story|essay|cover letter|speech|slogan|lyrics|bedtime story|"
      "blog post|limerick|fairy tale|fable|screenplay|toast|eulogy",
-     "诗歌|作文|文案|祝福语|演讲稿|散文|童话|寓言|主持词", ""),
+     "诗歌|作文|文案|祝福语|演讲稿|散文|童话|寓言|主持词|现代诗|古诗|记叙文|歌词|广告语|宣传语|口号|标语|贺词|情书", ""),
     # --- roleplay --------------------------------------------------------------------------------
     ("roleplay", "take a role", 4.2,
      "pretend to be|pretend you are|pretend you're|act as|acting as|role-play|roleplay|role play|play the role|"
@@ -185,6 +191,8 @@ FAMILIES: tuple[tuple[str, str, float, str, str, str], ...] = (
      r"you(?:'re| are) (?:a|an|my) [\w -]{2,30}(?:\.|,| and)|以.{1,8}的(?:身份|口吻|语气)|模仿.{1,8}(?:的)?(?:口吻|语气)|"
      r"(?:imagine|suppose|pretend|picture|consider)(?: that)? (?:you are|you're|yourself as|yourself to be)"
      r" (?!in |at |on |standing|participating|given|going|walking|driving|running|trying|asked|told|stuck|lost)|"
+     r"\b(?:respond|reply|answer|speak|talk|act) (?:as|like) (?!a list|json|a table|yaml|bullet)[\w' -]{2,30} would\b|"
+     r"(?:^|[.!?\n] ?)be (?:my|a|an|the) [\w' -]{2,40}?(?:[.,;:!]| for| who| and)|"
      r"(?:^|[.!?\n] ?)(?:now,? )?you(?:'re| are) (?!given|provided|asked|told|going|not|in |at |on |a bit|so |very |right|"
      r"correct|wrong|welcome|able|allowed|supposed)[\w' -]{3,40}?(?:[.,;:!]| who| and| from| in| at| on| with| visiting| in)"),
     # --- humanities ------------------------------------------------------------------------------
@@ -201,7 +209,9 @@ FAMILIES: tuple[tuple[str, str, float, str, str, str], ...] = (
      "enlightenment|printing press|slavery|linguistics|etiquette|customs|traditions|documentary|documentaries|"
      "lesson plan|art|artist|artists|architecture|scripture|gospel|monarchy|parliament|election campaign|economist|"
      "economists|minimum wage|wages|labor market|labour market|employment|impressionism|expressionism|silk road|"
-     "social contract|peasants|feudal|dynasties",
+     "social contract|peasants|feudal|dynasties|labour|labor|family life|industrialisation|industrialization|"
+     "working class|income inequality|social inequality|economic inequality|masterpiece|masterpieces|artwork|"
+     "paintings|mona lisa|existentialism|existentialist|feminist",
      "历史|朝代|王朝|皇帝|秦朝|汉朝|唐朝|宋朝|元朝|明朝|清朝|三国|战国|春秋|革命|战争|哲学|孔子|孟子|老子|庄子|儒家|"
      "道家|伦理|道德|文学|小说|诗人|作家|红楼梦|西游记|水浒|绘画|艺术|宗教|神话|文化|社会学|政治|民主|宪法|法律|音乐|"
      "电影|人物形象|性格特点|重文轻武|近代史|现代史|古代史|世界史|通史|史学|史料|发展史|思想|改革|变法|文艺复兴|启蒙运动|古希腊|古罗马|中世纪|殖民|帝国|王国|社会|"
@@ -209,6 +219,7 @@ FAMILIES: tuple[tuple[str, str, float, str, str, str], ...] = (
      "传统|纪录片|建筑风格|统治|封建|诸侯|君主|皇权|朝廷|始皇|王朝|变革|全球化", ""),
     ("humanities", "titled work", 1.6, "", "", r"《[^》]{1,20}》"),
     ("humanities", "historical date", 1.6, "", "公元|世纪|年代",
+     r"\b\d{1,2}(?:st|nd|rd|th)[- ]century\b|"
      r"\b(?:in|during|since|after|before|of) (?:the )?(?:1[1-9][0-9]{2}|20[0-2][0-9])s?\b"
      r"(?!\s*(?:feet|ft|miles|km|meters|metres|pieces|people|dollars|pounds|words|times|units|items|points|%))"),
     # --- knowledge / STEM facts ------------------------------------------------------------------
@@ -237,7 +248,8 @@ FAMILIES: tuple[tuple[str, str, float, str, str, str], ...] = (
      "i'm tired|i'm sad|i'm bored|i'm lonely|i'm stressed|i'm anxious|i'm nervous|i'm excited|i am tired|i am sad|"
      "i miss|i hate|i love my|rough day|bad day|long day|tough day|vent|frustrated|upset|overwhelmed|burned out|"
      "burnt out|exhausted|heartbroken|homesick|cheer me up|need to talk|just want to talk",
-     "好困|好累|好烦|难过|伤心|开心|郁闷|焦虑|压力大|压力好大|压力很大|紧张|孤独|无聊|想哭|心情", ""),
+     "好困|好累|好烦|难过|伤心|开心|郁闷|焦虑|压力大|压力好大|压力很大|紧张|孤独|无聊|想哭|心情|失眠|陪我聊|聊会儿|聊聊天|"
+     "舍不得", ""),
     ("chat", "personal advice", 2.0,
      "any tips|any advice|what should i do|is it too much|is that too much|is this too much|is that normal|"
      "is it normal|is this normal|is that ok|is that okay|is that bad|is it bad|is it healthy|is that healthy|"
@@ -258,7 +270,7 @@ FAMILIES: tuple[tuple[str, str, float, str, str, str], ...] = (
      "exchange rate|stock price|share price|price of gold|price of oil|price of bitcoin|market cap|gold price|"
      "oil price|forex|quote for|stock doing|stocks doing",
      "汇率|股价|行情|市值|金价|油价|币价|报价|涨跌|收盘|开盘|指数", ""),
-    ("live_data", "price now", 0.8, "price|prices|priced|worth", "价格|价钱|多少钱", ""),
+    ("live_data", "price now", 0.8, "price|prices|priced|worth|temperature", "价格|价钱|多少钱", ""),
     ("live_data", "currency pair", 2.8, "", "",
      r"\b(?:a|one|1) (?:euro|dollar|us dollar|pound|yen|yuan|rupee|peso|franc|ruble|won)s? (?:in|to|into|against) "
      r"(?:euros?|dollars?|us dollars|pounds?|yen|yuan|rupees?|pesos?|francs?|rubles?|won)\b|"
@@ -270,14 +282,16 @@ FAMILIES: tuple[tuple[str, str, float, str, str, str], ...] = (
      r"\d[\d,.]*\s*(?:usd|eur|gbp|jpy|cny|rmb|dollars?|euros?|pounds?|yen|yuan|美元|欧元|英镑|日元|人民币|港币|韩元)"
      r"[^.?？。]{0,30}(?:in|to|into|换|兑|等于|是多少|合)"
      r"|\b(?:usd|eur|gbp|jpy|cny|rmb|hkd|krw|aud|cad|chf|btc)\s*(?:to|/|兑|换)\s*(?:usd|eur|gbp|jpy|cny|rmb|hkd|krw|aud|cad|chf)\b"),
-    ("live_data", "news", 3.0, "news|headline|headlines|breaking|trending|latest on|latest about|latest version|latest release",
+    ("live_data", "news", 3.0, "news|headline|headlines|breaking|trending|latest on|latest about|latest version|latest release|"
+     "updates on|any updates|update on|latest updates|hurricane|tropical storm|typhoon|wildfire|wildfires",
      "新闻|头条|热搜|最新消息|快讯|时事", r"最新.{0,20}(?:消息|进展|动态)"),
     ("live_data", "clock/calendar", 3.0,
      "what time is it|current time|local time|time is it|time now|time zone|what day is it|what day is today|"
+     "what's the time|what is the time|the time in|"
      "today's date|what's the date|what is the date",
      "几点了|几点钟|现在几点|是几点|时间是多少|当地时间|时区|几月几号", r"今天(?:是)?(?:几号|星期几|周几|礼拜几)"),
     ("live_data", "live status", 2.2,
-     "traffic|traffic now|traffic today|traffic report|flight status|delayed|score of|final score|who won|opening hours|"
+     "traffic|traffic now|traffic today|traffic report|jammed|traffic jam|congestion|gridlock|road closures|flight status|delayed|score of|final score|who won|opening hours|"
      "open now|in stock|tracking",
      "路况|堵车吗|航班|比分|赛果|谁赢了|营业时间|余票|快递到哪|物流", ""),
     ("live_data", "lookup verb", 1.8, "look up|lookup|search|search for|google it|google this|fetch|find out|browse",
@@ -322,7 +336,9 @@ SIGNALS: tuple[tuple[str, str, str], ...] = (
     ("advice modal", "should|ought to|is it ok|is it okay|is it reasonable", "该|应该|合理"),
     ("conversion", "convert|conversion|in celsius|in fahrenheit|in kelvin|to celsius|to fahrenheit|in km|in miles|"
      "in kg|in pounds|in liters|in gallons|to km|to miles|to kg|to pounds|to liters|to gallons|how many inches|"
-     "how many feet|how many cups|how many ounces|how many grams",
+     "how many feet|how many cups|how many ounces|how many grams|how many centimetres|how many centimeters|"
+     "how many metres|how many meters|how many kilometres|how many kilometers|how many millimetres|"
+     "how many millimeters|how many kilograms|how many litres|how many liters|how many gallons|how many yards",
      "换算|转换成|等于多少公里|等于多少英里|等于多少米|等于多少斤|等于多少磅|是多少公里|是多少英里|是多少斤|是多少磅|摄氏度|华氏度"),
     ("past time", "yesterday|last night|last week|last month|last year|ago|earlier today",
      "昨天|昨晚|前天|上周|上个月|去年|刚才|已经"),
@@ -387,11 +403,12 @@ HINTS: dict[str, tuple[str, ...]] = {
     "extraction request": ("turn", "convert", "list", "find", "every", "按"),
     "template fields": ("time", "person", "时间", "人物"),
     "compose a piece": ("write", "compose", "draft", "create", "give", "make", "come", "pen", "craft", "generate",
-                        "produce", "prepare", "invent", "need", "want", "help", "写", "起", "取", "名", "想"),
+                        "produce", "prepare", "invent", "need", "want", "help", "put", "whip", "dash", "写", "起", "取",
+                        "名", "想", "题", "创作", "撰写", "起草", "描写"),
     "imperative write": ("write", "compose", "draft", "craft", "pen"),
-    "take a role": ("you", "you're", "yourself", "以", "模仿"),
-    "constraint puzzle": ("than", "beat", "beats", "outran", "outscored", "ahead", "before", "behind"),
-    "deduction": ("all", "no", "some", "所有"),
+    "take a role": ("you", "you're", "yourself", "be", "would", "以", "模仿"),
+    "constraint puzzle": ("than", "beat", "beats", "outran", "outscored", "ahead", "before", "behind", "比"),
+    "deduction": ("all", "no", "some", "every", "所有"),
     "currency conversion": ("usd", "eur", "gbp", "jpy", "cny", "rmb", "hkd", "krw", "aud", "cad", "chf", "btc", "dollar",
                             "euro", "pound", "yen", "yuan", "美元", "欧元", "英镑", "日元", "人民币", "港币", "韩元"),
     "currency pair": ("euro", "dollar", "pound", "yen", "yuan", "rupee", "peso", "franc", "ruble", "won", "一"),
@@ -505,6 +522,10 @@ class Family:
     """Substrings of the text (its pattern window) of which one must be present for the pattern to run."""
     hint_words: frozenset[str]
     """Or one of these words among the text's words."""
+    zh_hints: tuple[str, ...]
+    """Or one of these Chinese substrings (tested only when the text has Chinese in it)."""
+    hinted: bool
+    """Whether the family has any hint at all (no hint: the pattern always runs)."""
     pattern: Lazy | None
 
 
@@ -550,6 +571,7 @@ get no -s forms."""
 
 
 _WORD_HINT = re.compile(r"[a-z][a-z'+#-]*")
+_CJK_HINT = re.compile(r"[\u3400-\u9fff\uf900-\ufaff\u3000-\u303f\uff00-\uffef]")
 
 
 def _forms(word: str) -> tuple[str, ...]:
@@ -578,8 +600,11 @@ def compiled() -> Compiled:
     for index, (task, name, weight, en, zh, rx) in enumerate(specs):
         hints = HINTS.get(name, ())
         as_words = frozenset(() if name in _SUBSTRING_HINTS else (h for h in hints if _WORD_HINT.fullmatch(h)))
-        substrings = tuple(h for h in hints if h not in as_words)
-        families.append(Family(task, name, weight, substrings, as_words, Lazy(rx) if rx else None))
+        substrings = tuple(h for h in hints if h not in as_words and not _CJK_HINT.search(h))
+        zh_hints = tuple(h for h in hints if h not in as_words and _CJK_HINT.search(h))
+        families.append(
+            Family(task, name, weight, substrings, as_words, zh_hints, bool(hints), Lazy(rx) if rx else None)
+        )
         for term in (t for t in zh.split("|") if t):
             terms.setdefault(term, []).append(index)
         for entry in (e.strip() for e in en.split("|")):
