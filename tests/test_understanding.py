@@ -102,7 +102,7 @@ TASK_SETS = sorted((Path(__file__).resolve().parent / "data").glob("task_holdout
 @pytest.mark.parametrize("path", TASK_SETS, ids=lambda p: p.stem)
 def test_task_type_accuracy_on_labelled_prompts(path: Path) -> None:
     rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
-    assert len(rows) >= 120 and {r["task"] for r in rows} >= set(TASK_TYPES) - {"translation", "chat"}
+    assert len(rows) >= 100 and {r["task"] for r in rows} >= set(TASK_TYPES) - {"translation", "chat"}
     for language in ("en", "zh"):
         mine = [r for r in rows if r["lang"] == language]
         misses = [f"{r['question'][:80]!r}: {r['task']} -> {understand(r['question']).task}"

@@ -248,8 +248,9 @@ def _understand(text: str) -> Understanding:
         scores["live_data"] *= 0.5
     if scores["live_data"] >= 0.8 and "deictic" in signals and len(body) <= _SCHEDULE_CHARS:
         scores["live_data"] += 1.4
-    if text_work or material or not _PUZZLE.isdisjoint(names):
-        # the text's (or the puzzle's premises') weather and clock words are not a look-up
+    small_talk = not question_form and ("greeting/thanks" in names or "feelings" in names)
+    if text_work or material or small_talk or not _PUZZLE.isdisjoint(names):
+        # the text's (the puzzle's premises', a remark's) weather and clock words are not a look-up
         scores["live_data"] = min(scores["live_data"], 1.0)
     if material or lettered:  # a greeting inside a pasted email is the email's; an exam question is no chat
         scores["chat"] = min(scores["chat"], 0.9)

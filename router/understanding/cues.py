@@ -59,7 +59,9 @@ FAMILIES: tuple[tuple[str, str, float, str, str, str], ...] = (
      "a program|the program|that program|this program|write a program|little program|small program|simple program|"
      "database|databases|database schema|create table|stored procedure|sql query|write a query|a query that|"
      "perl|lua|matlab|dart|elixir|erlang|fortran|cobol|assembly language|verilog|vhdl|powershell|groovy|clojure|"
-     "ocaml|objective-c|solidity|fizzbuzz|in c|vim|emacs|linux|unix|terminal|command line|cli|gpu|cuda",
+     "ocaml|objective-c|solidity|fizzbuzz|in c|vim|emacs|linux|unix|terminal|command line|cli|gpu|cuda|pandas|numpy|"
+     "dataframe|groupby|pyspark|spark|pytorch|tensorflow|jupyter|sklearn|scikit-learn|matplotlib|pyplot|jquery|"
+     "next.js|nextjs|webpack|graphql|redis|kafka|nginx|terraform|ansible|cors|localhost|oauth|jwt|websocket",
      "代码|编程|程序|脚本|接口|报错|编译|调试|算法|数据结构|链表|二叉树|数组|哈希|递归|并发|线程|前端|后端|数据库|正则|"
      "爬虫|单元测试|重构|部署|类型错误|内存泄漏|缓存|c语言|写一个函数|写个函数|实现一个函数|字符串|编写", ""),
     ("coding", "implement", 1.8, "implement|implementing|implementation|from scratch|optimized|optimise|optimize", "实现", ""),
@@ -86,7 +88,7 @@ FAMILIES: tuple[tuple[str, str, float, str, str, str], ...] = (
      "arithmetic mean|median|sequence|"
      "series|angle|geometry|algebra|calculus|arithmetic|sum of|product of|twice|times as|percent|percentage|"
      "math|maths|mathematics|how many ways|in how many ways|number of ways|permutation|permutations|combination|"
-     "combinations|combinatorics|arrangements|euclidean algorithm|divisor|divisors|multiple of",
+     "combinations|combinatorics|arrangements|euclidean algorithm|divisor|divisors|multiple of|subset|subsets|power set",
      "概率|几率|面积|周长|体积|三角形|分数|比例|平均|数列|等差|等比|角度|速度|路程|利息|百分之|相遇|追上|浓度|鸡兔|"
      "半径|直径|圆周|数学|几何|代数|内角和|多少种|排列|组合数|排法|种方法|种不同", ""),
     ("maths", "exact finance", 1.4,
@@ -111,15 +113,19 @@ FAMILIES: tuple[tuple[str, str, float, str, str, str], ...] = (
      "who is the oldest|who is the youngest|what position|which position|what place are you|overtake|overtakes|"
      "overtaken|how can you measure|how do you measure|how can you time|how can you tell which|tautology|"
      "contradiction|self-referential|self-contradictory|logically|argue your answer|is there any way|only one visit|"
-     "one visit|in only one",
+     "one visit|in only one|not next to|is next to|sits next to|in the middle|right end|left end|where can|who sits|"
+     "related to|how is a related|family relation",
      "只有一人|只有一个人|只有一句|只有一个是|只能进入|只能称|只能问|各不相同|互不相同|从前往后|从后往前|从左往右|"
      "从右往左|排在第|紧挨着|坐在中间|循环赛|各是什么|分别是什么|各是哪|各是谁|分别是谁|怎么计时|如何计时|怎样计时|"
-     "这个推理|推理出|推理哪里|的推理|推理题|情景推理|请推理|推理一下|逻辑题|天平|称几次|称三次|称两次|最少称|至少称|谁说了真话|谁在说谎|能否判断|能否确定|能不能判断|如何确定|怎样确定|怎么确定",
+     "这个推理|推理出|推理哪里|的推理|推理题|情景推理|请推理|推理一下|逻辑题|自相矛盾|是真是假|都是假的|都是真的|"
+     "坐在|相邻|天平|称几次|称三次|称两次|最少称|至少称|谁说了真话|谁在说谎|能否判断|能否确定|能不能判断|如何确定|怎样确定|怎么确定",
      r"(?<!\d )(?<!years )(?<!year )(?<!feet )(?<!foot )(?<!inches )(?<!times )(?<!minutes )(?<!points )(?:(?:taller|shorter|older|younger|heavier|lighter|faster|slower|richer|smarter) than|beats|beat|outran|"
      r"outscored|finished ahead of|finished before|is ahead of|is behind) .{1,40}"
      r"(?:(?:taller|shorter|older|younger|heavier|lighter|faster|slower|richer|smarter) than|beats|beat|outran|"
      r"outscored|finished ahead of|finished before|is ahead of|is behind)|"
-     r"比[^\d，。,]{1,4}(?:高|矮|年长|年轻|重|轻|快|慢|聪明|早)[^\d]{0,12}比[^\d，。,]{1,4}(?:高|矮|年长|年轻|重|轻|快|慢|聪明|早)"),
+     r"比[^\d，。,]{1,4}(?:高|矮|年长|年轻|重|轻|快|慢|聪明|早)[^\d]{0,12}比[^\d，。,]{1,4}(?:高|矮|年长|年轻|重|轻|快|慢|聪明|早)|"
+     r"(?:brother|sister|father|mother|son|daughter|uncle|aunt|cousin|husband|wife) of .{1,30}"
+     r"(?:brother|sister|father|mother|son|daughter|uncle|aunt|cousin|husband|wife) of"),
     ("reasoning", "deduction", 2.6,
      "does it follow|it follows that|follow that|can we conclude|can you conclude|what can we conclude|"
      "what can you conclude|can be concluded|can we infer|valid argument|valid reasoning|is this valid|is it valid|"
@@ -128,7 +134,8 @@ FAMILIES: tuple[tuple[str, str, float, str, str, str], ...] = (
      r"\b(?:all|no|some) \w+s are \w+.{0,60}\b(?:all|no|some) \w+s are\b|"
      r"\b(?:every|all|no) \w+(?: \w+){0,8} (?:who|that|which) .{0,80}\b(?:does not|doesn't|is not|isn't|cannot|can't|never)\b|所有的?.{1,6}都.{1,20}(?:那么|是否|是不是|吗)"),
     ("reasoning", "step by step", 1.6,
-     "step by step|step-by-step|each step|show your work|show the work|think through|walk me through|reason through",
+     "step by step|step-by-step|each step|show your work|show the work|think through|walk me through|reason through|"
+     "explain the reasoning|explain your reasoning|your reasoning|think it through|think carefully|be careful",
      "一步步|一步一步|逐步|分步|写出过程|解题过程|详细过程|推理过程", ""),
     ("reasoning", "quantity comparison", 2.2, "which number", "",
      r"which is (?:heavier|lighter|larger|bigger|greater|smaller|longer|shorter|faster|slower|older|higher|lower|"
@@ -150,7 +157,8 @@ FAMILIES: tuple[tuple[str, str, float, str, str, str], ...] = (
      "mentioned in|people mentioned|person mentioned|places mentioned|dates mentioned|names mentioned|"
      "attachments mentioned|companies mentioned|named in|listed in|stated in|according to the text|"
      "according to the passage|get all|get every|out of this|from this text|from the text|from this passage|"
-     "from the passage|sentiment of|the sentiment|of each|for each",
+     "from the passage|sentiment of|the sentiment|of each|for each|count how many|how many times each|tally|"
+     "count the number of",
      "分类|分成|归类|归为|标注|找出|列出|挑出|标出|打分|评分|返回|输出为|输出成|以json|用json", ""),
     ("extraction", "template fields", 2.0, "date and time|who what when", "字段",
      r"time\s*[,/;、]\s*(?:place\s*[,/;、]\s*)?(?:person|people|who)|person\s*[,/;、]\s*(?:event|activity)|"
@@ -166,7 +174,8 @@ FAMILIES: tuple[tuple[str, str, float, str, str, str], ...] = (
      r"fable|fairy tale|monologue|announcement|newsletter|press release|pitch|vows|obituary|note|message|"
      r"greeting|wishes|ode|ballad|verse|rhyme|names|name ideas|title|titles|motto|blurb|proposal|speech|"
      r"text|copy|paragraph|opening|intro|introduction|lines|subject lines|headline|headlines|page|profile|"
-     r"memo|memorandum|report|agenda|newsletter|campaign|brochure|flyer|manifesto|sketch|parody|mnemonic)\b|"
+     r"memo|memorandum|report|agenda|newsletter|campaign|brochure|flyer|manifesto|sketch|parody|mnemonic|shanty|"
+     r"shanties|anthem|hymn|chant|carol|jingle|serenade|elegy|epigram|couplet|couplets)\b|"
      r"写(?:一|几|两|三|个|篇|首|段|封|份|条|句|些)?.{0,12}(?:诗|词|文章|故事|小说|作文|文案|邮件|信|祝福|"
      r"演讲稿|发言稿|致辞|标语|口号|广告|歌词|剧本|短文|日记|周报|总结|简历|自我介绍|段子|笑话|评论|帖子|朋友圈|"
      r"散文|随笔|游记|童话|寓言|对白|台词|主持词|串词|开场白|情书|贺词|悼词|祝酒词|宣传语|广告语|软文|推文|标题|"
@@ -186,7 +195,7 @@ FAMILIES: tuple[tuple[str, str, float, str, str, str], ...] = (
      "in the first person|first-person voice|from now on you|dungeon master|game master|let's role|"
      "like you to be|want you to be|need you to be|like you to act|want you to act|want you to play|"
      "like you to play|channel a|channel an|talk like a|speak like a|as if you were|as though you were",
-     "扮演|假装你是|假设你是|你现在是|现在你是|从现在起你是|从现在开始你是|你来当|你就是|假如你是|想象你是|"
+     "扮演|假装你是|假设你是|你现在是|现在你是|从现在起你是|从现在开始你是|你来当|请你当|你当一|当我的|你就是|假如你是|想象你是|"
      "你是一位|你是一个|你是一名|角色扮演|第一人称",
      r"you(?:'re| are) (?:a|an|my) [\w -]{2,30}(?:\.|,| and)|以.{1,8}的(?:身份|口吻|语气)|模仿.{1,8}(?:的)?(?:口吻|语气)|"
      r"(?:imagine|suppose|pretend|picture|consider)(?: that)? (?:you are|you're|yourself as|yourself to be)"
@@ -211,12 +220,14 @@ FAMILIES: tuple[tuple[str, str, float, str, str, str], ...] = (
      "economists|minimum wage|wages|labor market|labour market|employment|impressionism|expressionism|silk road|"
      "social contract|peasants|feudal|dynasties|labour|labor|family life|industrialisation|industrialization|"
      "working class|income inequality|social inequality|economic inequality|masterpiece|masterpieces|artwork|"
-     "paintings|mona lisa|existentialism|existentialist|feminist",
+     "paintings|mona lisa|existentialism|existentialist|feminist|basic income|welfare|public policy|policy|policies|"
+     "taxation|immigration|healthcare system",
      "历史|朝代|王朝|皇帝|秦朝|汉朝|唐朝|宋朝|元朝|明朝|清朝|三国|战国|春秋|革命|战争|哲学|孔子|孟子|老子|庄子|儒家|"
      "道家|伦理|道德|文学|小说|诗人|作家|红楼梦|西游记|水浒|绘画|艺术|宗教|神话|文化|社会学|政治|民主|宪法|法律|音乐|"
      "电影|人物形象|性格特点|重文轻武|近代史|现代史|古代史|世界史|通史|史学|史料|发展史|思想|改革|变法|文艺复兴|启蒙运动|古希腊|古罗马|中世纪|殖民|帝国|王国|社会|"
      "经济|通货膨胀|通胀|央行|货币政策|财政|主义|思潮|流派|美学|诗词|唐诗|宋词|典故|文言|古文|作品|意象|修辞|礼仪|习俗|"
-     "传统|纪录片|建筑风格|统治|封建|诸侯|君主|皇权|朝廷|始皇|王朝|变革|全球化", ""),
+     "传统|纪录片|建筑风格|统治|封建|诸侯|君主|皇权|朝廷|始皇|王朝|变革|全球化|帝|儒|诸子|百家|主题|赏析|鉴赏|解读|寓意|"
+     "象征|的理解", ""),
     ("humanities", "titled work", 1.6, "", "", r"《[^》]{1,20}》"),
     ("humanities", "historical date", 1.6, "", "公元|世纪|年代",
      r"\b\d{1,2}(?:st|nd|rd|th)[- ]century\b|"
@@ -249,7 +260,7 @@ FAMILIES: tuple[tuple[str, str, float, str, str, str], ...] = (
      "i miss|i hate|i love my|rough day|bad day|long day|tough day|vent|frustrated|upset|overwhelmed|burned out|"
      "burnt out|exhausted|heartbroken|homesick|cheer me up|need to talk|just want to talk",
      "好困|好累|好烦|难过|伤心|开心|郁闷|焦虑|压力大|压力好大|压力很大|紧张|孤独|无聊|想哭|心情|失眠|陪我聊|聊会儿|聊聊天|"
-     "舍不得", ""),
+     "舍不得|痛苦|崩溃|烦死|累死|困死|难受", ""),
     ("chat", "personal advice", 2.0,
      "any tips|any advice|what should i do|is it too much|is that too much|is this too much|is that normal|"
      "is it normal|is this normal|is that ok|is that okay|is that bad|is it bad|is it healthy|is that healthy|"
@@ -262,8 +273,9 @@ FAMILIES: tuple[tuple[str, str, float, str, str, str], ...] = (
     # --- live data or a tool -------------------------------------------------------------------
     ("live_data", "live-data noun", 3.0,
      "weather|forecast|temperature outside|raining|snowing|rain|snow|humidity|air quality|aqi|sunny|windy|"
-     "umbrella|uv index|pollen|degrees outside|wear a coat|wear a jacket",
-     "天气|气温|下雨|下雪|降雨|降温|雾霾|空气质量|刮风|台风|晴天|带伞|紫外线|冷不冷|热不热|热吗|冷吗|穿外套|零下|羽绒服|穿什么",
+     "umbrella|uv index|pollen|degrees outside|wear a coat|wear a jacket|bring a jacket|bring a coat|need a jacket|"
+     "need a coat|need sunscreen",
+     "天气|气温|下雨|下雪|降雨|降温|雾霾|有雨|有雪|有暴雨|雷阵雨|阵雨|暴雨|空气质量|刮风|台风|晴天|带伞|紫外线|冷不冷|热不热|热吗|冷吗|穿外套|零下|羽绒服|穿什么",
      r"how (?:hot|cold|warm|humid) is it"),
     ("live_data", "temperature question", 1.0, "", "", r"(?:多少|几)度(?!角)"),
     ("live_data", "market data", 3.0,
@@ -276,7 +288,7 @@ FAMILIES: tuple[tuple[str, str, float, str, str, str], ...] = (
      r"(?:euros?|dollars?|us dollars|pounds?|yen|yuan|rupees?|pesos?|francs?|rubles?|won)\b|"
      r"一(?:美元|欧元|英镑|日元|人民币|港币|韩元)[^，。？?]{0,6}(?:换|兑|等于)"),
     ("live_data", "market asset", 0.8,
-     "stock|stocks|shares|bitcoin|btc|ethereum|crypto|nasdaq|nikkei|ftse|dax|hang seng|dow jones|s&p|tesla|gold|silver",
+     "stock|stocks|shares|bitcoin|btc|ethereum|crypto|nasdaq|nikkei|ftse|dax|hang seng|dow jones|dow|s&p|tesla|gold|silver",
      "股票|比特币|以太坊|纳斯达克|道琼斯|大盘|a股|港股|美股|上证|深证|恒生|沪深|创业板|基金净值|黄金|白银|原油|期货", ""),
     ("live_data", "currency conversion", 2.8, "", "美元兑|欧元兑|英镑兑|日元兑|人民币兑|港币兑",
      r"\d[\d,.]*\s*(?:usd|eur|gbp|jpy|cny|rmb|dollars?|euros?|pounds?|yen|yuan|美元|欧元|英镑|日元|人民币|港币|韩元)"
@@ -291,7 +303,7 @@ FAMILIES: tuple[tuple[str, str, float, str, str, str], ...] = (
      "today's date|what's the date|what is the date",
      "几点了|几点钟|现在几点|是几点|时间是多少|当地时间|时区|几月几号", r"今天(?:是)?(?:几号|星期几|周几|礼拜几)"),
     ("live_data", "live status", 2.2,
-     "traffic|traffic now|traffic today|traffic report|jammed|traffic jam|congestion|gridlock|road closures|flight status|delayed|score of|final score|who won|opening hours|"
+     "traffic|traffic now|traffic today|traffic report|jammed|traffic jam|congestion|gridlock|road closures|backed up|flight status|delayed|score of|final score|who won|opening hours|"
      "open now|in stock|tracking",
      "路况|堵车吗|航班|比分|赛果|谁赢了|营业时间|余票|快递到哪|物流", ""),
     ("live_data", "lookup verb", 1.8, "look up|lookup|search|search for|google it|google this|fetch|find out|browse",
@@ -337,7 +349,8 @@ SIGNALS: tuple[tuple[str, str, str], ...] = (
     ("conversion", "convert|conversion|in celsius|in fahrenheit|in kelvin|to celsius|to fahrenheit|in km|in miles|"
      "in kg|in pounds|in liters|in gallons|to km|to miles|to kg|to pounds|to liters|to gallons|how many inches|"
      "how many feet|how many cups|how many ounces|how many grams|how many centimetres|how many centimeters|"
-     "how many metres|how many meters|how many kilometres|how many kilometers|how many millimetres|"
+     "how many metres|how many meters|how many kilometres|how many kilometers|how many millimetres|how many pounds|"
+     "how many stone|how many tons|how many tonnes|how many kg|how many lbs|how many km|how many cm|how many ml|"
      "how many millimeters|how many kilograms|how many litres|how many liters|how many gallons|how many yards",
      "换算|转换成|等于多少公里|等于多少英里|等于多少米|等于多少斤|等于多少磅|是多少公里|是多少英里|是多少斤|是多少磅|摄氏度|华氏度"),
     ("past time", "yesterday|last night|last week|last month|last year|ago|earlier today",
@@ -407,7 +420,7 @@ HINTS: dict[str, tuple[str, ...]] = {
                         "名", "想", "题", "创作", "撰写", "起草", "描写"),
     "imperative write": ("write", "compose", "draft", "craft", "pen"),
     "take a role": ("you", "you're", "yourself", "be", "would", "以", "模仿"),
-    "constraint puzzle": ("than", "beat", "beats", "outran", "outscored", "ahead", "before", "behind", "比"),
+    "constraint puzzle": ("than", "beat", "beats", "outran", "outscored", "ahead", "before", "behind", "of", "比"),
     "deduction": ("all", "no", "some", "every", "所有"),
     "currency conversion": ("usd", "eur", "gbp", "jpy", "cny", "rmb", "hkd", "krw", "aud", "cad", "chf", "btc", "dollar",
                             "euro", "pound", "yen", "yuan", "美元", "欧元", "英镑", "日元", "人民币", "港币", "韩元"),
