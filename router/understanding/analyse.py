@@ -165,6 +165,10 @@ def _understand(text: str) -> Understanding:
     # "these", "下面" ...): an operation over it is extraction, and its news words, prices and
     # dates belong to the text, not to the request.
     operation = "extraction request" in names or "operation on items" in signals
+    if operation and "extraction request" not in names and any(q in low for q in _QUESTION_HANDED):
+        # "Read the following question and answer in \boxed{}": what is handed over is a question to
+        # answer, of its own kind; "answer in" / "return the result" say how to answer, not what to do.
+        operation = False
     lettered = "\n" in body and _OPTION_LINES.search(body) is not None
     material = _has_material(body, low, lettered) and (operation or any(r in low for r in _REFERENCES))
     if material and operation and not text_work:
