@@ -143,7 +143,7 @@ def _understand(text: str) -> Understanding:
             signals[family.name] = matched
         elif family.name == "take a role" and _FRAMING.search(matched):
             continue  # "You are an expert classifier ..." frames a task; it hands over no character
-        elif family.name == "greeting/thanks" and " " not in matched and matched not in tokens[:_GREETING_WORDS]:
+        elif family.name == "greeting/thanks" and not _opens(matched, low, tokens):
             continue  # "hi" deep inside a long text is someone else's greeting
         elif family.task == "options":
             options += family.weight
@@ -311,6 +311,15 @@ def _understand(text: str) -> Understanding:
     )
 
 
+def _opens(term: str, low: str, tokens: list[str]) -> bool:
+    """Whether a greeting term is among the first words of the text (a Chinese one: its first characters)."""
+    if " " in term:
+        return True
+    if term.isascii():
+        return term in tokens[:_GREETING_WORDS]
+    return 0 <= low.find(term) < _GREETING_WORDS
+
+
 def _has_material(body: str, low: str, lettered: bool) -> bool:
     """A block of text follows the request: after a newline, a colon or inside a long quotation. Lettered
     options ("A. ... B. ...") are a question to answer, not a text to work on."""
@@ -318,7 +327,7 @@ def _has_material(body: str, low: str, lettered: bool) -> bool:
         return False
     for mark in ("\n", ":", "："):
         at = body.find(mark)
-        if at != -1 and len(body) - at > 20:
+        if at != -1 and len(body) - at > (12 if _CJK.search(body) else 20):  # a Chinese line says more per character
             return True
     return _QUOTED.search(body) is not None
 

@@ -61,7 +61,8 @@ FAMILIES: tuple[tuple[str, str, float, str, str, str], ...] = (
      "perl|lua|matlab|dart|elixir|erlang|fortran|cobol|assembly language|verilog|vhdl|powershell|groovy|clojure|"
      "ocaml|objective-c|solidity|fizzbuzz|in c|vim|emacs|linux|unix|terminal|command line|cli|gpu|cuda|pandas|numpy|"
      "dataframe|groupby|pyspark|spark|pytorch|tensorflow|jupyter|sklearn|scikit-learn|matplotlib|pyplot|jquery|"
-     "next.js|nextjs|webpack|graphql|redis|kafka|nginx|terraform|ansible|cors|localhost|oauth|jwt|websocket",
+     "next.js|nextjs|webpack|graphql|redis|kafka|nginx|terraform|ansible|cors|localhost|oauth|jwt|websocket|vue3|"
+     "vue2|python3|es6|html5|css3",
      "代码|编程|程序|脚本|接口|报错|编译|调试|算法|数据结构|链表|二叉树|数组|哈希|递归|并发|线程|前端|后端|数据库|正则|"
      "爬虫|单元测试|重构|部署|类型错误|内存泄漏|缓存|c语言|写一个函数|写个函数|实现一个函数|字符串|编写", ""),
     ("coding", "implement", 1.8, "implement|implementing|implementation|from scratch|optimized|optimise|optimize", "实现", ""),
@@ -88,7 +89,8 @@ FAMILIES: tuple[tuple[str, str, float, str, str, str], ...] = (
      "arithmetic mean|median|sequence|"
      "series|angle|geometry|algebra|calculus|arithmetic|sum of|product of|twice|times as|percent|percentage|"
      "math|maths|mathematics|how many ways|in how many ways|number of ways|permutation|permutations|combination|"
-     "combinations|combinatorics|arrangements|euclidean algorithm|divisor|divisors|multiple of|subset|subsets|power set",
+     "combinations|combinatorics|arrangements|euclidean algorithm|divisor|divisors|multiple of|subset|subsets|power set|"
+     "diagonal|diagonals|polygon|polygons|pentagon|hexagon|octagon",
      "概率|几率|面积|周长|体积|三角形|分数|比例|平均|数列|等差|等比|角度|速度|路程|利息|百分之|相遇|追上|浓度|鸡兔|"
      "半径|直径|圆周|数学|几何|代数|内角和|多少种|排列|组合数|排法|种方法|种不同", ""),
     ("maths", "exact finance", 1.4,
@@ -114,7 +116,8 @@ FAMILIES: tuple[tuple[str, str, float, str, str, str], ...] = (
      "overtaken|how can you measure|how do you measure|how can you time|how can you tell which|tautology|"
      "contradiction|self-referential|self-contradictory|logically|argue your answer|is there any way|only one visit|"
      "one visit|in only one|not next to|is next to|sits next to|in the middle|right end|left end|where can|who sits|"
-     "related to|how is a related|family relation",
+     "related to|how is a related|family relation|how is that possible|how is this possible|how can that be|"
+     "how could that be|round robin|round-robin|every other team|must be false|cannot be true|could be true",
      "只有一人|只有一个人|只有一句|只有一个是|只能进入|只能称|只能问|各不相同|互不相同|从前往后|从后往前|从左往右|"
      "从右往左|排在第|紧挨着|坐在中间|循环赛|各是什么|分别是什么|各是哪|各是谁|分别是谁|怎么计时|如何计时|怎样计时|"
      "这个推理|推理出|推理哪里|的推理|推理题|情景推理|请推理|推理一下|逻辑题|自相矛盾|是真是假|都是假的|都是真的|"
@@ -132,10 +135,12 @@ FAMILIES: tuple[tuple[str, str, float, str, str, str], ...] = (
      "is this argument|fallacy|fallacies|premise|premises|syllogism",
      "能否推出|能推出|可以推出|推出什么|得出什么结论|可以得出|能得出|前提|三段论",
      r"\b(?:all|no|some) \w+s are \w+.{0,60}\b(?:all|no|some) \w+s are\b|"
-     r"\b(?:every|all|no) \w+(?: \w+){0,8} (?:who|that|which) .{0,80}\b(?:does not|doesn't|is not|isn't|cannot|can't|never)\b|所有的?.{1,6}都.{1,20}(?:那么|是否|是不是|吗)"),
+     r"\b(?:every|all|no) \w+(?: \w+){0,8} (?:who|that|which) .{0,80}\b(?:does not|doesn't|is not|isn't|cannot|can't|never)\b|"
+     r"\b(?:all|no|some|every) \w+ (?:can|are|is|do|have|must)\b.{0,80}\b(?:all|no|some|every) \w+ (?:can|are|is|do|have|must)\b|所有的?.{1,6}都.{1,20}(?:那么|是否|是不是|吗)"),
     ("reasoning", "step by step", 1.6,
      "step by step|step-by-step|each step|show your work|show the work|think through|walk me through|reason through|"
-     "explain the reasoning|explain your reasoning|your reasoning|think it through|think carefully|be careful",
+     "explain the reasoning|explain your reasoning|your reasoning|think it through|think carefully|be careful|"
+     "reason carefully",
      "一步步|一步一步|逐步|分步|写出过程|解题过程|详细过程|推理过程", ""),
     ("reasoning", "quantity comparison", 2.2, "which number", "",
      r"which is (?:heavier|lighter|larger|bigger|greater|smaller|longer|shorter|faster|slower|older|higher|lower|"
@@ -158,6 +163,7 @@ FAMILIES: tuple[tuple[str, str, float, str, str, str], ...] = (
      "attachments mentioned|companies mentioned|named in|listed in|stated in|according to the text|"
      "according to the passage|get all|get every|out of this|from this text|from the text|from this passage|"
      "from the passage|sentiment of|the sentiment|of each|for each|count how many|how many times each|tally|"
+     "are mentioned|is mentioned|were mentioned|was mentioned|are named|are listed|"
      "count the number of",
      "分类|分成|归类|归为|标注|找出|列出|挑出|标出|打分|评分|返回|输出为|输出成|以json|用json", ""),
     ("extraction", "template fields", 2.0, "date and time|who what when", "字段",
@@ -192,12 +198,12 @@ FAMILIES: tuple[tuple[str, str, float, str, str, str], ...] = (
      "pretend to be|pretend you are|pretend you're|act as|acting as|role-play|roleplay|role play|play the role|"
      "you are now|stay in character|in character|take on the persona|take on the role|assume the role|"
      "assume the persona|embrace the role|persona of|in the role of|in your own voice|in your voice|"
-     "in the first person|first-person voice|from now on you|dungeon master|game master|let's role|"
+     "in the first person|first-person voice|from now on you|from now on you're|dungeon master|game master|let's role|"
      "like you to be|want you to be|need you to be|like you to act|want you to act|want you to play|"
      "like you to play|channel a|channel an|talk like a|speak like a|as if you were|as though you were",
      "扮演|假装你是|假设你是|你现在是|现在你是|从现在起你是|从现在开始你是|你来当|请你当|你当一|当我的|你就是|假如你是|想象你是|"
      "你是一位|你是一个|你是一名|角色扮演|第一人称",
-     r"you(?:'re| are) (?:a|an|my) [\w -]{2,30}(?:\.|,| and)|以.{1,8}的(?:身份|口吻|语气)|模仿.{1,8}(?:的)?(?:口吻|语气)|"
+     r"you(?:'re| are) (?:a|an|my) [\w -]{2,30}(?:\.|,|:|;| and)|以.{1,8}的(?:身份|口吻|语气)|模仿.{1,8}(?:的)?(?:口吻|语气)|"
      r"(?:imagine|suppose|pretend|picture|consider)(?: that)? (?:you are|you're|yourself as|yourself to be)"
      r" (?!in |at |on |standing|participating|given|going|walking|driving|running|trying|asked|told|stuck|lost)|"
      r"\b(?:respond|reply|answer|speak|talk|act) (?:as|like) (?!a list|json|a table|yaml|bullet)[\w' -]{2,30} would\b|"
@@ -221,13 +227,14 @@ FAMILIES: tuple[tuple[str, str, float, str, str, str], ...] = (
      "social contract|peasants|feudal|dynasties|labour|labor|family life|industrialisation|industrialization|"
      "working class|income inequality|social inequality|economic inequality|masterpiece|masterpieces|artwork|"
      "paintings|mona lisa|existentialism|existentialist|feminist|basic income|welfare|public policy|policy|policies|"
-     "taxation|immigration|healthcare system",
+     "taxation|immigration|healthcare system|berlin wall|cold war|world war|the fall of|rise and fall|collapse of|"
+     "great depression|new deal|gold standard|hyperinflation|leadership|napoleon|caesar|alexander the great",
      "历史|朝代|王朝|皇帝|秦朝|汉朝|唐朝|宋朝|元朝|明朝|清朝|三国|战国|春秋|革命|战争|哲学|孔子|孟子|老子|庄子|儒家|"
      "道家|伦理|道德|文学|小说|诗人|作家|红楼梦|西游记|水浒|绘画|艺术|宗教|神话|文化|社会学|政治|民主|宪法|法律|音乐|"
      "电影|人物形象|性格特点|重文轻武|近代史|现代史|古代史|世界史|通史|史学|史料|发展史|思想|改革|变法|文艺复兴|启蒙运动|古希腊|古罗马|中世纪|殖民|帝国|王国|社会|"
      "经济|通货膨胀|通胀|央行|货币政策|财政|主义|思潮|流派|美学|诗词|唐诗|宋词|典故|文言|古文|作品|意象|修辞|礼仪|习俗|"
      "传统|纪录片|建筑风格|统治|封建|诸侯|君主|皇权|朝廷|始皇|王朝|变革|全球化|帝|儒|诸子|百家|主题|赏析|鉴赏|解读|寓意|"
-     "象征|的理解", ""),
+     "象征|的理解|世界大战|一战|二战|冷战|抗战|战役", ""),
     ("humanities", "titled work", 1.6, "", "", r"《[^》]{1,20}》"),
     ("humanities", "historical date", 1.6, "", "公元|世纪|年代",
      r"\b\d{1,2}(?:st|nd|rd|th)[- ]century\b|"
@@ -258,7 +265,8 @@ FAMILIES: tuple[tuple[str, str, float, str, str, str], ...] = (
      "i feel|feel weird|feel sad|feel lonely|feel tired|feel anxious|feel stressed|feel down|feel bored|"
      "i'm tired|i'm sad|i'm bored|i'm lonely|i'm stressed|i'm anxious|i'm nervous|i'm excited|i am tired|i am sad|"
      "i miss|i hate|i love my|rough day|bad day|long day|tough day|vent|frustrated|upset|overwhelmed|burned out|"
-     "burnt out|exhausted|heartbroken|homesick|cheer me up|need to talk|just want to talk",
+     "burnt out|exhausted|heartbroken|homesick|cheer me up|need to talk|just want to talk|driving me nuts|"
+     "driving me crazy|drives me crazy|so annoying|i keep",
      "好困|好累|好烦|难过|伤心|开心|郁闷|焦虑|压力大|压力好大|压力很大|紧张|孤独|无聊|想哭|心情|失眠|陪我聊|聊会儿|聊聊天|"
      "舍不得|痛苦|崩溃|烦死|累死|困死|难受", ""),
     ("chat", "personal advice", 2.0,
@@ -301,7 +309,8 @@ FAMILIES: tuple[tuple[str, str, float, str, str, str], ...] = (
      "what time is it|current time|local time|time is it|time now|time zone|what day is it|what day is today|"
      "what's the time|what is the time|the time in|"
      "today's date|what's the date|what is the date",
-     "几点了|几点钟|现在几点|是几点|时间是多少|当地时间|时区|几月几号", r"今天(?:是)?(?:几号|星期几|周几|礼拜几)"),
+     "几点了|几点钟|现在几点|是几点|时间是多少|当地时间|时区|几月几号",
+     r"今天(?:是)?(?:几号|星期几|周几|礼拜几)|现在.{1,8}几点"),
     ("live_data", "live status", 2.2,
      "traffic|traffic now|traffic today|traffic report|jammed|traffic jam|congestion|gridlock|road closures|backed up|flight status|delayed|score of|final score|who won|opening hours|"
      "open now|in stock|tracking",
@@ -431,7 +440,7 @@ HINTS: dict[str, tuple[str, ...]] = {
     "live-data noun": ("how",),
     "temperature question": ("度",),
     "news": ("最新",),
-    "clock/calendar": ("今天",),
+    "clock/calendar": ("今天", "现在"),
     "choice": ("which", "or", "vs", "versus", "哪", "选", "还是"),
     "comparison": ("比较",),
     "superlative way": ("best", "smartest", "cheapest", "fastest", "easiest", "safest", "wisest", "most", "最"),
