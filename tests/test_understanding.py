@@ -89,6 +89,12 @@ def test_task_types_on_new_phrasing(question: str, task: str) -> None:
         ("Explain how tides work as if I were a 7 year old.", "knowledge"),
         # a framing persona ("you are an expert ...") is not a character to play
         ("You are an expert tax assistant. What is the difference between a deduction and a credit?", "knowledge"),
+        # a greeting opens a Chinese message too
+        ("嗨嗨，周末过得怎么样？", "chat"),
+        # a currency pair written as codes is a live rate
+        ("What's the JPY to USD rate right now?", "live_data"),
+        # 'act like' hands over a character
+        ("Act like a bored medieval knight answering my questions about dragons.", "roleplay"),
     ],
 )
 def test_task_types_by_kind(question: str, task: str) -> None:
@@ -129,6 +135,9 @@ def test_task_type_accuracy_on_labelled_prompts(path: Path) -> None:
         # a text to summarise, whatever times it mentions (written after the round's code, found as a miss)
         ("Summarize this: the board meets at 3pm on Friday to approve the budget.", "schedule"),
         ("概括一下：周五下午三点董事会开会审批预算。", "schedule"),
+        # a habit with a clock time is talk, not an entry to file
+        ("I always lie awake at 2am worrying about money. Is that common?", "schedule"),
+        ("每天早上六点就醒了，再也睡不着", "schedule"),
         # symbols inside proofs are not sums
         ("Prove that 2^n > n for every natural number n.", "live_data"),
     ],

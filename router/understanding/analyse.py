@@ -86,7 +86,8 @@ _QUESTION_HANDED = ("following question", "following multiple-choice question", 
                     "question below", "questions below", "question:", "以下问题", "下面的问题", "下面这道题", "以下题目",
                     "下面的题目", "问题：", "题目：")
 """A question handed over to be answered (its kind is the question's own), not a text to operate on."""
-_REFERENCES = ("below", "following", "this text", "the text", "passage", "paragraph", "these ", "this email",
+_HABITUAL = ("every night", "every morning", "each night", "always", "usually", "每天", "每晚", "总是", "经常", "老是")
+_REFERENCES = ("here are", "here is", "below", "following", "this text", "the text", "passage", "paragraph", "these ", "this email",
                "this note", "this article", "the article", "sentences", "records", "reviews", "given", "以下", "下面",
                "下列", "如下", "这段", "这篇", "这几", "这条", "这些", "文中", "原文", "材料")
 """Words that point at a text the question hands over (read with a block of text after a colon or newline)."""
@@ -267,7 +268,9 @@ def _understand(text: str) -> Understanding:
 
     # A schedule entry: a short dated statement (not a question, not past) with a person, an activity
     # or a clock time.
-    blocked = text_work or "greeting/thanks" in names or "feelings" in names or scores["live_data"] >= 2.2
+    habitual = any(h in low for h in _HABITUAL)  # "I wake up at 3am every night" is a habit, not an entry
+    blocked = (text_work or "greeting/thanks" in names or "feelings" in names or scores["live_data"] >= 2.2
+               or (habitual and "calendar request" not in names))
     if len(body) <= _SCHEDULE_CHARS and not question_form and not blocked and "past time" not in signals:
         when = signals.get("time word") or (_match(c.time_expression, low) if digits or _CJK.search(low) else None)
         if when:

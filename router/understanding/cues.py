@@ -41,7 +41,7 @@ FAMILIES: tuple[tuple[str, str, float, str, str, str], ...] = (
      "fix the grammar|correct the grammar|fix my grammar|check the grammar|check my grammar|grammar mistakes|"
      "grammatical errors|grammar errors|fix the spelling|correct the spelling|fix the typos|fix typos|more concise|"
      "less wordy|tighten this|tighten up|make this shorter|make it shorter|make this clearer|make it clearer|"
-     "plain english|plain language|simpler words",
+     "plain english|plain language|simpler words|correct this|correct the following|correct my|correct these",
      "改写|重写|改成|润色|改得|改一下|修改一下这|换个说法|换种说法|委婉|更礼貌|更正式|正式一点|口语化|书面语|换个语气|改语气|"
      "缩写成|缩短|改病句|修改病句|语病|错别字|纠正语法|语法错误", ""),
     ("translation", "summarise verb", 3.8,
@@ -132,7 +132,8 @@ FAMILIES: tuple[tuple[str, str, float, str, str, str], ...] = (
     ("reasoning", "deduction", 2.6,
      "does it follow|it follows that|follow that|can we conclude|can you conclude|what can we conclude|"
      "what can you conclude|can be concluded|can we infer|valid argument|valid reasoning|is this valid|is it valid|"
-     "is this argument|fallacy|fallacies|premise|premises|syllogism",
+     "is this argument|fallacy|fallacies|premise|premises|syllogism|this argument|the argument is|flaw in|flawed|"
+     "what is wrong with",
      "能否推出|能推出|可以推出|推出什么|得出什么结论|可以得出|能得出|前提|三段论",
      r"\b(?:all|no|some) \w+s are \w+.{0,60}\b(?:all|no|some) \w+s are\b|"
      r"\b(?:every|all|no) \w+(?: \w+){0,8} (?:who|that|which) .{0,80}\b(?:does not|doesn't|is not|isn't|cannot|can't|never)\b|"
@@ -140,7 +141,7 @@ FAMILIES: tuple[tuple[str, str, float, str, str, str], ...] = (
     ("reasoning", "step by step", 1.6,
      "step by step|step-by-step|each step|show your work|show the work|think through|walk me through|reason through|"
      "explain the reasoning|explain your reasoning|your reasoning|think it through|think carefully|be careful|"
-     "reason carefully",
+     "reason carefully|reason it out",
      "一步步|一步一步|逐步|分步|写出过程|解题过程|详细过程|推理过程", ""),
     ("reasoning", "quantity comparison", 2.2, "which number", "",
      r"which is (?:heavier|lighter|larger|bigger|greater|smaller|longer|shorter|faster|slower|older|higher|lower|"
@@ -163,7 +164,8 @@ FAMILIES: tuple[tuple[str, str, float, str, str, str], ...] = (
      "attachments mentioned|companies mentioned|named in|listed in|stated in|according to the text|"
      "according to the passage|get all|get every|out of this|from this text|from the text|from this passage|"
      "from the passage|sentiment of|the sentiment|of each|for each|count how many|how many times each|tally|"
-     "are mentioned|is mentioned|were mentioned|was mentioned|are named|are listed|"
+     "are mentioned|is mentioned|were mentioned|was mentioned|are named|are listed|mark each|label them|mark them|"
+     "rate them|score them|give each|sentiment score|"
      "count the number of",
      "分类|分成|归类|归为|标注|找出|列出|挑出|标出|打分|评分|返回|输出为|输出成|以json|用json", ""),
     ("extraction", "template fields", 2.0, "date and time|who what when", "字段",
@@ -185,7 +187,8 @@ FAMILIES: tuple[tuple[str, str, float, str, str, str], ...] = (
      r"写(?:一|几|两|三|个|篇|首|段|封|份|条|句|些)?.{0,12}(?:诗|词|文章|故事|小说|作文|文案|邮件|信|祝福|"
      r"演讲稿|发言稿|致辞|标语|口号|广告|歌词|剧本|短文|日记|周报|总结|简历|自我介绍|段子|笑话|评论|帖子|朋友圈|"
      r"散文|随笔|游记|童话|寓言|对白|台词|主持词|串词|开场白|情书|贺词|悼词|祝酒词|宣传语|广告语|软文|推文|标题|"
-     r"的话|段话|介绍|感言|寄语|留言|贺卡|读后感|观后感|文字|记叙文|议论文|说明文)|写(?:一|两|几)?[篇首封]|"
+     r"的话|段话|介绍|感言|寄语|留言|贺卡|读后感|观后感|文字|记叙文|议论文|说明文|邀请函|请柬|通知|倡议书|申请书|"
+     r"检讨书|感谢信|推荐信|求职信)|写(?:一|两|几)?[篇首封]|"
      r"想.{0,10}(?:口号|标语|名字|标题|广告语|文案|宣传语)|(?:以|用)[“\"《].{1,20}[”\"》]为题|创作|撰写|起草|描写|"
      r"(?:起|取)(?:个|一个|几个|[\d一二三四五六七八九十]+个)?.{0,10}(?:名字|店名|名称|标题|书名|网名|昵称)|取名|命名"),
     ("writing", "imperative write", 2.3, "", "",
@@ -200,7 +203,8 @@ FAMILIES: tuple[tuple[str, str, float, str, str, str], ...] = (
      "assume the persona|embrace the role|persona of|in the role of|in your own voice|in your voice|"
      "in the first person|first-person voice|from now on you|from now on you're|dungeon master|game master|let's role|"
      "like you to be|want you to be|need you to be|like you to act|want you to act|want you to play|"
-     "like you to play|channel a|channel an|talk like a|speak like a|as if you were|as though you were",
+     "like you to play|channel a|channel an|talk like a|speak like a|as if you were|as though you were|act like|"
+     "take the role|take the part",
      "扮演|假装你是|假设你是|你现在是|现在你是|从现在起你是|从现在开始你是|你来当|请你当|你当一|当我的|你就是|假如你是|想象你是|"
      "你是一位|你是一个|你是一名|角色扮演|第一人称",
      r"you(?:'re| are) (?:a|an|my) [\w -]{2,30}(?:\.|,|:|;| and)|以.{1,8}的(?:身份|口吻|语气)|模仿.{1,8}(?:的)?(?:口吻|语气)|"
@@ -228,7 +232,9 @@ FAMILIES: tuple[tuple[str, str, float, str, str, str], ...] = (
      "working class|income inequality|social inequality|economic inequality|masterpiece|masterpieces|artwork|"
      "paintings|mona lisa|existentialism|existentialist|feminist|basic income|welfare|public policy|policy|policies|"
      "taxation|immigration|healthcare system|berlin wall|cold war|world war|the fall of|rise and fall|collapse of|"
-     "great depression|new deal|gold standard|hyperinflation|leadership|napoleon|caesar|alexander the great",
+     "great depression|new deal|gold standard|hyperinflation|leadership|napoleon|caesar|alexander the great|"
+     "buddhism|hinduism|islam|christianity|judaism|taoism|confucianism|liberty|freedom of speech|utilitarian|"
+     "magna carta|civil rights|human rights",
      "历史|朝代|王朝|皇帝|秦朝|汉朝|唐朝|宋朝|元朝|明朝|清朝|三国|战国|春秋|革命|战争|哲学|孔子|孟子|老子|庄子|儒家|"
      "道家|伦理|道德|文学|小说|诗人|作家|红楼梦|西游记|水浒|绘画|艺术|宗教|神话|文化|社会学|政治|民主|宪法|法律|音乐|"
      "电影|人物形象|性格特点|重文轻武|近代史|现代史|古代史|世界史|通史|史学|史料|发展史|思想|改革|变法|文艺复兴|启蒙运动|古希腊|古罗马|中世纪|殖民|帝国|王国|社会|"
@@ -266,9 +272,10 @@ FAMILIES: tuple[tuple[str, str, float, str, str, str], ...] = (
      "i'm tired|i'm sad|i'm bored|i'm lonely|i'm stressed|i'm anxious|i'm nervous|i'm excited|i am tired|i am sad|"
      "i miss|i hate|i love my|rough day|bad day|long day|tough day|vent|frustrated|upset|overwhelmed|burned out|"
      "burnt out|exhausted|heartbroken|homesick|cheer me up|need to talk|just want to talk|driving me nuts|"
-     "driving me crazy|drives me crazy|so annoying|i keep",
+     "driving me crazy|drives me crazy|so annoying|i keep|feeling down|a bit down|feeling low|can we talk|"
+     "can we just talk|just talk|can't stop shaking|haha|lol|scared|freaking out",
      "好困|好累|好烦|难过|伤心|开心|郁闷|焦虑|压力大|压力好大|压力很大|紧张|孤独|无聊|想哭|心情|失眠|陪我聊|聊会儿|聊聊天|"
-     "舍不得|痛苦|崩溃|烦死|累死|困死|难受", ""),
+     "舍不得|痛苦|崩溃|烦死|累死|困死|难受|好慌|慌|害怕|担心|激动|起不来", ""),
     ("chat", "personal advice", 2.0,
      "any tips|any advice|what should i do|is it too much|is that too much|is this too much|is that normal|"
      "is it normal|is this normal|is that ok|is that okay|is that bad|is it bad|is it healthy|is that healthy|"
@@ -294,7 +301,8 @@ FAMILIES: tuple[tuple[str, str, float, str, str, str], ...] = (
     ("live_data", "currency pair", 2.8, "", "",
      r"\b(?:a|one|1) (?:euro|dollar|us dollar|pound|yen|yuan|rupee|peso|franc|ruble|won)s? (?:in|to|into|against) "
      r"(?:euros?|dollars?|us dollars|pounds?|yen|yuan|rupees?|pesos?|francs?|rubles?|won)\b|"
-     r"一(?:美元|欧元|英镑|日元|人民币|港币|韩元)[^，。？?]{0,6}(?:换|兑|等于)"),
+     r"一(?:美元|欧元|英镑|日元|人民币|港币|韩元)[^，。？?]{0,6}(?:换|兑|等于)|"
+     r"\b(?:usd|eur|gbp|jpy|cny|rmb|hkd|aud|cad|chf)\s*(?:to|/|vs|兑|换)\s*(?:usd|eur|gbp|jpy|cny|rmb|hkd|aud|cad|chf)\b"),
     ("live_data", "market asset", 0.8,
      "stock|stocks|shares|bitcoin|btc|ethereum|crypto|nasdaq|nikkei|ftse|dax|hang seng|dow jones|dow|s&p|tesla|gold|silver",
      "股票|比特币|以太坊|纳斯达克|道琼斯|大盘|a股|港股|美股|上证|深证|恒生|沪深|创业板|基金净值|黄金|白银|原油|期货", ""),
@@ -433,7 +441,8 @@ HINTS: dict[str, tuple[str, ...]] = {
     "deduction": ("all", "no", "some", "every", "所有"),
     "currency conversion": ("usd", "eur", "gbp", "jpy", "cny", "rmb", "hkd", "krw", "aud", "cad", "chf", "btc", "dollar",
                             "euro", "pound", "yen", "yuan", "美元", "欧元", "英镑", "日元", "人民币", "港币", "韩元"),
-    "currency pair": ("euro", "dollar", "pound", "yen", "yuan", "rupee", "peso", "franc", "ruble", "won", "一"),
+    "currency pair": ("euro", "dollar", "pound", "yen", "yuan", "rupee", "peso", "franc", "ruble", "won", "usd", "eur",
+                      "gbp", "jpy", "cny", "rmb", "hkd", "aud", "cad", "chf", "一"),
     "titled work": ("《",),
     "historical date": ("in", "during", "since", "after", "before", "of"),
     "explain": ("how",),
