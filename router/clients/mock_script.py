@@ -15,24 +15,26 @@ from typing import Any
 
 from router.modes.prompts import PROMPTS, detect_language
 
-_WEATHER = re.compile(r"天气|气温|下雨|weather|rain|temperature|forecast", re.I)
-_CALC = re.compile(r"计算|等于|算一下|calculate|compute|what is [\d(]", re.I)
-_EXPRESSION = re.compile(r"[\d.()\s]+(?:\s*(?:\*\*|[-+*/×÷^%])\s*[\d.()\s]+)+")
-_CITY_ZH = re.compile(r"([\u4e00-\u9fff]{2,4}?)(?:今天|明天|现在|的)?(?:天气|气温)")
-_CITY_EN = re.compile(r"\b(?:in|at|for)\s+([A-Z][a-zA-Z]+(?:\s[A-Z][a-zA-Z]+)?)")
-_ZH_NOISE = re.compile(r"^(?:今天|明天|现在|请问|查一下|帮我查)")
+# Pattern texts, compiled by ``re`` on first use (and cached there): a question with no tool
+# offered never needs them, and the CLI's start-up should not pay for them.
+_WEATHER = r"(?i)天气|气温|下雨|weather|rain|temperature|forecast"
+_CALC = r"(?i)计算|等于|算一下|calculate|compute|what is [\d(]"
+_EXPRESSION = r"[\d.()\s]+(?:\s*(?:\*\*|[-+*/×÷^%])\s*[\d.()\s]+)+"
+_CITY_ZH = r"([\u4e00-\u9fff]{2,4}?)(?:今天|明天|现在|的)?(?:天气|气温)"
+_CITY_EN = r"\b(?:in|at|for)\s+([A-Z][a-zA-Z]+(?:\s[A-Z][a-zA-Z]+)?)"
+_ZH_NOISE = r"^(?:今天|明天|现在|请问|查一下|帮我查)"
 
 
 def _guess_city(question: str) -> str:
-    match = _CITY_ZH.search(question)
+    match = re.search(_CITY_ZH, question)
     if match:
-        return _ZH_NOISE.sub("", match.group(1)) or "北京"
-    match = _CITY_EN.search(question)
+        return re.sub(_ZH_NOISE, "", match.group(1)) or "北京"
+    match = re.search(_CITY_EN, question)
     return match.group(1) if match else "北京"
 
 
 def _guess_expression(question: str) -> str:
-    match = _EXPRESSION.search(question)
+    match = re.search(_EXPRESSION, question)
     if not match:
         return "1+1"
     return match.group(0).strip().replace("×", "*").replace("÷", "/").replace("^", "**")
@@ -42,11 +44,11 @@ _STOP = frozenset(
     "get set the and for with from into this that what when where which who how tool tools call run make info data "
     "current value values look lookup find give show return returns list about your you are is of to in on at by an".split()
 )
-_WORD = re.compile(r"[a-z][a-z0-9]+")
-_ID_TOKEN = re.compile(r"\b[A-Za-z]*[-_#]?\d[\w-]*\b")
-_NUMBER = re.compile(r"-?\d+(?:\.\d+)?")
-_QUOTED = re.compile(r"[\"“'「]([^\"”'」]{1,200})[\"”'」]")
-_PROPER = re.compile(r"\b[A-Z][\w-]*(?:\s[A-Z][a-z][\w-]*)*")
+_WORD = r"[a-z][a-z0-9]+"
+_ID_TOKEN = r"\b[A-Za-z]*[-_#]?\d[\w-]*\b"
+_NUMBER = r"-?\d+(?:\.\d+)?"
+_QUOTED = r"[\"“'「]([^\"”'」]{1,200})[\"”'」]"
+_PROPER = r"\b[A-Z][\w-]*(?:\s[A-Z][a-z][\w-]*)*"
 
 
 def _content(message: dict[str, Any]) -> str:
@@ -75,7 +77,7 @@ def question_of(messages: list[dict[str, Any]]) -> str:
 
 
 def _words(text: str) -> set[str]:
-    return {w for w in _WORD.findall(text.lower()) if w not in _STOP and len(w) >= 3}
+    return {w for w in re.findall(_WORD, text.lower()) if w not in _STOP and len(w) >= 3}
 
 
 def _stem_hit(token: str, words: set[str]) -> bool:
@@ -106,11 +108,11 @@ def _argument(name: str, schema: dict[str, Any], question: str, numbers: list[st
         return True
     if schema.get("enum"):
         return schema["enum"][0]
-    if quoted := _QUOTED.search(question):
+    if quoted := re.search(_QUOTED, question):
         return quoted.group(1)
     lowered = name.lower()
     if lowered.endswith("id") or any(k in lowered for k in ("number", "code", "sku", "ref")):
-        if token := _ID_TOKEN.search(question):
+        if token := re.search(_ID_TOKEN, question):
             return token.group(0)
     if names:
         return names.pop(0)  # capitalised words in order: "100 USD in CNY" -> source USD, target CNY
@@ -121,8 +123,8 @@ def _arguments(function: dict[str, Any], question: str) -> dict[str, Any]:
     parameters = function.get("parameters") or {}
     properties: dict[str, Any] = parameters.get("properties") or {}
     required = list(parameters.get("required") or properties)
-    numbers = _NUMBER.findall(question)
-    names = [m.group(0) for m in _PROPER.finditer(question) if m.start() > 0]  # a sentence starts capitalised anyway
+    numbers = re.findall(_NUMBER, question)
+    names = [m.group(0) for m in re.finditer(_PROPER, question) if m.start() > 0]  # a sentence starts capitalised anyway
     return {
         name: _argument(name, properties.get(name) or {}, question, numbers, names) for name in required if name in properties
     }
@@ -139,9 +141,9 @@ def choose_call(question: str, tools: list[dict[str, Any]]) -> tuple[str, dict[s
     planned = recognise(question, offered)
     if planned is not None:
         return planned.tool, planned.arguments
-    if "get_weather" in offered and _WEATHER.search(question):
+    if "get_weather" in offered and re.search(_WEATHER, question):
         return "get_weather", {"city": _guess_city(question)}
-    if "calculator" in offered and _CALC.search(question):
+    if "calculator" in offered and re.search(_CALC, question):
         return "calculator", {"expression": _guess_expression(question)}
     for name, function in functions.items():
         if name and name not in ("calculator", "get_weather", "get_current_time") and _matches(

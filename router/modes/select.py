@@ -24,6 +24,7 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import dataclass
+from functools import cache
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -132,18 +133,21 @@ _LLM_PROMPT = {
     ),
 }
 # Longest / most specific names first so that no name swallows another; boundaries keep
-# "tot" out of "total" and "cot" out of "cotton".
-_REPLY_NAMES: tuple[tuple[str, re.Pattern[str]], ...] = (
-    ("tot", re.compile(r"(?<![a-z])(?:tot|tree[- ]of[- ]thoughts?)(?![a-z])|思维树", re.I)),
-    ("react", re.compile(r"(?<![a-z])re-?act(?![a-z])|工具调用|调用工具", re.I)),
-    ("few_shot", re.compile(r"(?<![a-z])few[-_ ]?shot(?![a-z])|少样本|小样本|示例抽取|模板抽取", re.I)),
-    ("cot", re.compile(r"(?<![a-z])(?:cot|chain[- ]of[- ]thoughts?)(?![a-z])|思维链", re.I)),
-)
+# "tot" out of "total" and "cot" out of "cotton". Compiled on first use: only the llm and
+# hybrid selectors read a model's reply, and the local one must not pay for these at start-up.
+@cache
+def _reply_names() -> tuple[tuple[str, re.Pattern[str]], ...]:
+    return (
+        ("tot", re.compile(r"(?<![a-z])(?:tot|tree[- ]of[- ]thoughts?)(?![a-z])|思维树", re.I)),
+        ("react", re.compile(r"(?<![a-z])re-?act(?![a-z])|工具调用|调用工具", re.I)),
+        ("few_shot", re.compile(r"(?<![a-z])few[-_ ]?shot(?![a-z])|少样本|小样本|示例抽取|模板抽取", re.I)),
+        ("cot", re.compile(r"(?<![a-z])(?:cot|chain[- ]of[- ]thoughts?)(?![a-z])|思维链", re.I)),
+    )
 
 
 def parse_mode_reply(text: str) -> str | None:
     """The mode named in a model's reply, or None when it names none."""
-    for mode, pattern in _REPLY_NAMES:
+    for mode, pattern in _reply_names():
         if pattern.search(text):
             return mode
     return None

@@ -22,7 +22,6 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from router.errors import UsageError
-from router.routing.cues import request_cue
 
 if TYPE_CHECKING:
     from router.config import RouterConfig
@@ -99,10 +98,10 @@ _VARIANTS = frozenset(
 )
 _TAIL = r"(?P<tail>(?:\d(?:[a-z0-9.]*[a-z0-9])?)?(?:-[a-z0-9](?:[a-z0-9.]*[a-z0-9])?)*)"
 # A model id written after a provider: "/id", "'s id", "的 id", "id 模型" or a bare id with a digit.
-_MODEL_AFTER = re.compile(
-    r"^(?:/(?P<slash>(?:[^\s,，。:：;；!?！？]|:(?=[^\s:]))+)"
-    r"|\s*(?P<poss>的|'s|’s)?\s*(?P<id>[a-z][a-z0-9]*(?:[-.:_][a-z0-9]+)*)(?![a-z0-9])(?P<mark>\s*(?:模型|model\b))?)",
-    re.I,
+# (a pattern text: ``re`` compiles it on the first request that names a provider, not at start-up)
+_MODEL_AFTER = (
+    r"(?i)^(?:/(?P<slash>(?:[^\s,，。:：;；!?！？]|:(?=[^\s:]))+)"
+    r"|\s*(?P<poss>的|'s|’s)?\s*(?P<id>[a-z][a-z0-9]*(?:[-.:_][a-z0-9]+)*)(?![a-z0-9])(?P<mark>\s*(?:模型|model\b))?)"
 )
 
 _TABLES: dict[int, tuple[RouterConfig, _Table]] = {}
@@ -328,7 +327,7 @@ def _model_after(question: str, mention: _Mention, following: _Mention | None, c
             and following.start - mention.end <= 8:
         if re.fullmatch(r"/|\s*(?:的|'s|’s)?\s*", question[mention.end : following.start]):
             return _Mention(mention.provider, following.model, following.listed, mention.start, following.end)
-    m = _MODEL_AFTER.match(after)
+    m = re.match(_MODEL_AFTER, after)
     if m is None:
         return mention
     model_id = m.group("slash") or m.group("id")
@@ -350,6 +349,10 @@ _EXAMINED = 64
 
 def _find_request(question: str, config: RouterConfig) -> tuple[_Mention, str] | None:
     mentions = _mentions(question, _table(config))  # in order of appearance, never overlapping
+    if not mentions:
+        return None
+    from router.routing.cues import request_cue  # ~20 ms of regexes, needed only once a name is mentioned
+
     count = len(mentions)
     indices = range(count) if count <= 2 * _EXAMINED else [*range(_EXAMINED), *range(count - _EXAMINED, count)]
     for i in indices:
