@@ -11,14 +11,16 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
+from router.lazyre import LazyPattern
+
 Language = Literal["zh", "en"]
 
-_CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
+_CJK = LazyPattern(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]", ascii="")
 _LATIN = re.compile(r"[A-Za-z]")
 _QUOTED = re.compile(r"“[^”]*”|「[^」]*」|『[^』]*』|\"[^\"]*\"|'[^']*'")
 # Grammar characters only a Chinese sentence has: "请 deepseek 解释 attention 的原理" is Chinese
 # even though most of its letters are Latin.
-_ZH_FUNCTION = re.compile(r"[的了吗呢吧是在我你他她请帮把么什怎哪个这那就都也和与]")
+_ZH_FUNCTION = LazyPattern(r"[的了吗呢吧是在我你他她请帮把么什怎哪个这那就都也和与]", ascii="")
 
 
 def detect_language(text: str) -> Language:

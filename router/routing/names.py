@@ -89,7 +89,6 @@ class _Table:
     matcher: re.Pattern[str]
 
 
-_CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
 _LEAD = re.compile(r"[a-z]+")
 # Words that make a name's tail a model variant ("qwen-turbo") rather than a word ("chatgpt-like").
 _VARIANTS = frozenset(
@@ -171,9 +170,14 @@ def _trie(words: list[str]) -> str:
     return build(root)
 
 
+def _has_cjk(name: str) -> bool:
+    """A character class of these ranges costs ms to compile; names are short, a scan is not."""
+    return not name.isascii() and any("\u3400" <= ch <= "\u9fff" or "\uf900" <= ch <= "\ufaff" for ch in name)
+
+
 def _matcher(names: dict[str, _Name]) -> re.Pattern[str]:
-    ascii_names = [n for n in names if not _CJK.search(n)]
-    cjk_names = [n for n in names if _CJK.search(n)]
+    ascii_names = [n for n in names if not _has_cjk(n)]
+    cjk_names = [n for n in names if _has_cjk(n)]
     parts = []
     if ascii_names:
         # Word boundaries for Latin names; a hyphenated or digit tail is captured whole so

@@ -24,6 +24,7 @@ import zlib
 from functools import lru_cache
 from itertools import pairwise
 
+from router.lazyre import LazyPattern
 from router.understanding.cues import Compiled, Lazy, compiled
 from router.understanding.types import TASK_TYPES, VECTOR_DIMENSION, Understanding
 
@@ -32,12 +33,12 @@ _MAX_CHARS = 600
 ("Given these records, extract ...") or at the end (a pasted text, then "summarise it"), and the
 middle is the material, which would only add its own vocabulary. It bounds the time of a reading
 (decision p99 under 1 ms) whatever the caller sends."""
-_CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
+_CJK = LazyPattern(r"[\u3400-\u9fff\uf900-\ufaff]", ascii="")  # large ranges: router.lazyre
 _KANA = re.compile(r"[\u3040-\u30ff]")
-_HANGUL = re.compile(r"[\uac00-\ud7af]")
+_HANGUL = LazyPattern(r"[\uac00-\ud7af]", ascii="")
 _CYRILLIC = re.compile(r"[\u0400-\u04ff]")
 _LATIN_WORD = re.compile(r"[A-Za-z]+")
-_SKETCH_TOKEN = re.compile(r"[a-z]+|[\u3400-\u9fff]")
+_SKETCH_TOKEN = LazyPattern(r"[a-z]+|[\u3400-\u9fff]", ascii=r"[a-z]+")
 _YEAR = re.compile(r"^(?:1[0-9]{3}|20[0-9]{2})$")
 _NUMBER_WORDS = frozenset(
     "two three four five six seven eight nine ten eleven twelve fifteen twenty thirty forty fifty hundred thousand "
@@ -54,7 +55,7 @@ _AGE = re.compile(r"(\d+)[- ]years?[- ]old|aged (\d+)|(\d+)岁")
 _QUOTED = re.compile(r"[\"“'‘「][^\"”’」\n]{30,}[\"”'’」]")
 _ERROR_NAME = re.compile(r"[a-z]{2,}(?:error|exception)\b")
 _DIGIT = re.compile(r"\d")
-_ZH_NUMERAL = re.compile(r"[一二两三四五六七八九十百千万半]")
+_ZH_NUMERAL = LazyPattern(r"[一二两三四五六七八九十百千万半]", ascii="")
 _CODE_HINTS = ("`", "def ", "print(", "console.", "=>", "()", "import ", "#include", "select ", "<", "{", "--")
 """Substrings without which the code-marks pattern cannot match (a method call "x.y(" and a closing ";"
 are tested apart: "(" and ";" alone are in most prose)."""
