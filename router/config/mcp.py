@@ -9,17 +9,16 @@ Nothing here starts a process: a server starts on first use (``router.tools.mcp`
 
 from __future__ import annotations
 
-import re
-
 from pydantic import Field, field_validator, model_validator
 
 from router.config.fields import check_base_url
 from router.config.schema import _Strict
+from router.lazyre import LazyPattern
 from router.redaction import has_url_credentials, looks_like_secret
 
-_SERVER_NAME = re.compile(r"^[A-Za-z0-9_-]{1,32}$")
-_ENV_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]{0,127}$")
-_HEADER_NAME = re.compile(r"^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,128}$")
+_SERVER_NAME = LazyPattern(r"^[A-Za-z0-9_-]{1,32}$")
+_ENV_NAME = LazyPattern(r"^[A-Za-z_][A-Za-z0-9_]{0,127}$")
+_HEADER_NAME = LazyPattern(r"^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,128}$")
 
 
 def _env_name(value: str) -> str:

@@ -24,6 +24,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from router.lazyre import LazyPattern
 from router.tools.registry import ToolRegistry
 
 REACT_INSTRUCTIONS = """You can use tools. To use one, reply in exactly this format and then stop:
@@ -53,12 +54,12 @@ FINAL_NOW = (
     "observations so far."
 )
 
-_MARKER = re.compile(
+_MARKER = LazyPattern(
     r"^[ \t>#*_`]*(thought|action[ \t]*input|action|final[ \t]*answer|observation)[ \t*_`]*[:：](?:[ \t]*(?:\*\*|__))?[ \t]*",
     re.IGNORECASE | re.MULTILINE,
 )
-_LANGUAGE_TAG = re.compile(r"[\w+.-]{0,30}")
-_NAME = re.compile(r"[A-Za-z_][\w.-]*")
+_LANGUAGE_TAG = LazyPattern(r"[\w+.-]{0,30}")
+_NAME = LazyPattern(r"[A-Za-z_][\w.-]*")
 
 
 @dataclass(frozen=True)
@@ -170,7 +171,7 @@ def _literal(text: str) -> Any:
         raise ValueError(str(exc)) from None
 
 
-_PAIR = re.compile(r"""\s*(\w+)\s*[=:]\s*("[^"]*"|'[^']*'|[^,\n]*)\s*(?:,|\n|$)""")
+_PAIR = LazyPattern(r"""\s*(\w+)\s*[=:]\s*("[^"]*"|'[^']*'|[^,\n]*)\s*(?:,|\n|$)""")
 
 
 def _named_values(text: str, parameters: Sequence[str]) -> dict[str, Any] | None:

@@ -9,20 +9,20 @@ from __future__ import annotations
 
 import enum
 import inspect
-import re
 import types
 import typing
 from typing import Any, Literal
 
 from router.errors import ToolDefinitionError
+from router.lazyre import LazyPattern
 
-_SECTION = re.compile(
+_SECTION = LazyPattern(
     r"^\s*(Args|Arguments|Parameters|Params|Returns?|Raises|Yields|Examples?|Notes?|Attributes)\s*:?\s*$"
 )
-_SPHINX_PARAM = re.compile(r"^\s*:param\s+(?:[\w\[\], |.]+\s+)?(\w+)\s*:\s*(.*)$")
-_SPHINX_OTHER = re.compile(r"^\s*:(returns?|rtype|raises?|type)\b")
-_NUMPY_PARAM = re.compile(r"^\s*(\w+)\s+:(?:\s+\S.*)?$")
-_GOOGLE_PARAM = re.compile(r"^\s*\*{0,2}(\w+)\s*(?:\([^)]*\))?\s*:\s*(.*)$")
+_SPHINX_PARAM = LazyPattern(r"^\s*:param\s+(?:[\w\[\], |.]+\s+)?(\w+)\s*:\s*(.*)$")
+_SPHINX_OTHER = LazyPattern(r"^\s*:(returns?|rtype|raises?|type)\b")
+_NUMPY_PARAM = LazyPattern(r"^\s*(\w+)\s+:(?:\s+\S.*)?$")
+_GOOGLE_PARAM = LazyPattern(r"^\s*\*{0,2}(\w+)\s*(?:\([^)]*\))?\s*:\s*(.*)$")
 
 
 def parse_docstring(doc: str | None) -> tuple[str, dict[str, str]]:
