@@ -6,14 +6,20 @@ answer and (when the embedded model is installed) the no-key embedded answer to
 router`` <= 0.15 s above bare Python; the mock CLI answer <= 0.4 s in all; the
 embedded answer <= 3 s in all, and it must say 8760.
 
-    python bench/startup.py [--runs 15]
+``--instructions`` also counts the instructions each command executes (valgrind's
+callgrind, one run each, a few seconds per command): a figure that another process on the
+machine cannot move, for comparing two commits when the machine is busy.
+
+    python bench/startup.py [--runs 15] [--instructions]
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import re
 import resource
+import shutil
 import statistics
 import subprocess
 import sys
@@ -52,9 +58,20 @@ def time_once(command: list[str], env: dict[str, str], expect: str | None = None
     return elapsed
 
 
+def instructions(command: list[str], env: dict[str, str]) -> int:
+    """Instructions executed by ``command`` (callgrind's "I refs"); deterministic for a given build."""
+    result = subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", *command], cwd=REPO,
+                            env=env, capture_output=True, check=False, timeout=600)
+    found = re.search(r"I\s+refs:\s+([\d,]+)", result.stderr.decode(errors="replace"))
+    if result.returncode != 0 or found is None:
+        raise SystemExit(f"valgrind {' '.join(command)} failed: {result.stderr.decode(errors='replace')[-300:]}")
+    return int(found.group(1).replace(",", ""))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--runs", type=int, default=15)
+    parser.add_argument("--instructions", action="store_true", help="also count instructions under valgrind (callgrind)")
     args = parser.parse_args()
     # PYTHONDONTWRITEBYTECODE would make every run compile router's sources anew (the warm-up run
     # is there to write the .pyc files an installed package has): not what a user's start-up costs.
@@ -89,6 +106,12 @@ def main() -> None:
     if "embedded 365*24" in medians:
         embedded = medians["embedded 365*24"]
         print(f"embedded 365*24 (says 8760):     {embedded:.3f} s (target <= 3.000) {'OK' if embedded <= 3 else 'MISSED'}")
+    if args.instructions:
+        if shutil.which("valgrind") is None:
+            raise SystemExit("--instructions needs valgrind (apt-get install valgrind)")
+        counts = {name: instructions(command, env) for name, command in commands.items()}
+        for name, count in counts.items():
+            print(f"{name:16s} {count / 1e6:9,.1f} M instructions ({count / counts['bare python']:.2f}x bare python)")
     load = os.getloadavg()
     print(f"load average after measuring: {load[0]:.1f} {load[1]:.1f} {load[2]:.1f} on {os.cpu_count()} cores")
 
