@@ -40,11 +40,6 @@ _CYRILLIC = re.compile(r"[\u0400-\u04ff]")
 _LATIN_WORD = re.compile(r"[A-Za-z]+")
 _SKETCH_TOKEN = LazyPattern(r"[a-z]+|[\u3400-\u9fff]", ascii=r"[a-z]+")
 _YEAR = re.compile(r"^(?:1[0-9]{3}|20[0-9]{2})$")
-_NUMBER_WORDS = frozenset(
-    "two three four five six seven eight nine ten eleven twelve fifteen twenty thirty forty fifty hundred thousand "
-    "half twice thrice dozen third thirds quarter quarters".split()
-)
-"""Quantities written as words; read only when a word problem asks for a quantity."""
 _FRAMING = re.compile(
     r"\b(?:expert|assistant|specialist|analyst|ai|model|bot|chatbot|classifier|grader|judge|evaluator|system|tool|"
     r"annotator|helper|given|provided|asked|tasked)\b|助手|专家|模型|分类器"
@@ -81,7 +76,7 @@ preceding characters tested on each match (a lookbehind first would make every p
 _TEXT_TASKS = frozenset({"translation", "writing", "roleplay"})
 _NUMBER_WORDS = frozenset({"two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve",
                            "fifteen", "twenty", "thirty", "forty", "fifty", "hundred", "thousand", "dozen", "half",
-                           "twice", "double", "triple", "third", "quarter"})
+                           "twice", "double", "triple", "third", "thirds", "quarter", "quarters", "thrice"})
 """English number words that count as a word problem's quantities ("one" is too often not a number)."""
 _QUESTION_HANDED = ("following question", "following multiple-choice question", "following multiple choice question",
                     "question below", "questions below", "question:", "以下问题", "下面的问题", "下面这道题", "以下题目",
@@ -154,6 +149,11 @@ def _understand(text: str) -> Understanding:
             names.add(family.name)
             evidence.append((family.task, f"{family.name} '{matched.strip()[:40]}'", family.weight))
 
+    if "imperative write" in names and scores["coding"] > 0:
+        # "Write a python function ...": the thing to write is code, not a piece of prose
+        scores["writing"] -= c.families[c.imperative_family].weight
+        names.discard("imperative write")
+        evidence[:] = [e for e in evidence if not e[1].startswith("imperative write")]
     constraints: set[str] = set()
     question_form = "?" in low or "？" in low or "question word" in signals
     proof = "proof verb" in names
@@ -207,9 +207,6 @@ def _understand(text: str) -> Understanding:
         if digits and "quantity question" not in signals and ("old" in low or "aged" in low or "岁" in low):
             named |= {g for groups in _AGE.findall(low) for g in groups if g}
         numbers = [n for n in found if not _YEAR.match(n) and n not in named]
-    if len(numbers) < 2 and "quantity question" in signals and not _NUMBER_WORDS.isdisjoint(present):
-        # "two-thirds of the time", "half a dozen plates": quantities written as words
-        numbers += [t for t in tokens if t in _NUMBER_WORDS]
 
     # Number words are quantities of a word problem too ("half of Leo's age and five years younger").
     quantities = len(numbers) + len(present & _NUMBER_WORDS)

@@ -574,6 +574,8 @@ class Compiled:
     substring test on the text's joined words."""
     phrase_pairs: frozenset[tuple[str, str]]
     code_family: int
+    imperative_family: int
+    """Index of the "imperative write" family (it does not count when the thing to write is code)."""
     """Index of the "code marks" family (error names found while reading words count for it)."""
     word: re.Pattern[str]
     zh: dict[str, tuple[tuple[str, tuple[int, ...]], ...]]
@@ -665,6 +667,7 @@ def compiled() -> Compiled:
         phrases={k: tuple(v) for k, v in phrases.items()},
         phrase_pairs=frozenset(phrases),
         code_family=next(i for i, f in enumerate(families) if f.name == "code marks"),
+        imperative_family=next(i for i, f in enumerate(families) if f.name == "imperative write"),
         word=re.compile(WORD),
         zh={k: tuple(sorted(v, key=lambda e: -len(e[0]))) for k, v in first.items()},
         zh_first=frozenset(first),
