@@ -9,6 +9,9 @@ says 8760. Target: the install <= 300 s on a 2-core machine. Bounded: the instal
     python bench/install.py [--timeout 900] [--keep]
     python bench/install.py --command 'pip install -e ".[local]"'   # e.g. the plain build, as a baseline
 
+It also prints the CPU seconds the install used (user + sys of pip and the compilers) and the load average:
+on a shared machine the wall time depends on what else runs, the CPU time much less.
+
 While it runs it prints, once per build step the compiler reports, a timestamped progress line, so a
 stalled build shows.
 """
@@ -18,6 +21,7 @@ from __future__ import annotations
 import argparse
 import os
 import re
+import resource
 import shutil
 import signal
 import subprocess
@@ -64,6 +68,8 @@ def main() -> int:
     )
     print(f"fresh venv: {venv}\ninstall command: {install}", flush=True)
     log_path = workdir / "install.log"
+    load_start = os.getloadavg()[0]
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)  # the venv's creation is not the install's
     started = time.monotonic()
     status = "finished"
     with open(log_path, "w", encoding="utf-8") as log:
@@ -97,8 +103,12 @@ def main() -> int:
         if expired.is_set():
             status = f"killed after {args.timeout:.0f} s"
     install_s = time.monotonic() - started
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)  # pip and every compiler it waited for
+    cpu_s = usage.ru_utime + usage.ru_stime - before.ru_utime - before.ru_stime
+    load_end = os.getloadavg()[0]
     ok = status == "finished" and returncode == 0
-    print(f"install: {install_s:.1f} s ({status}, exit {returncode}); log {log_path}")
+    print(f"install: {install_s:.1f} s ({status}, exit {returncode}); CPU {cpu_s:.0f} s (user+sys, all processes); "
+          f"load average {load_start:.1f} at the start, {load_end:.1f} at the end; log {log_path}")
     if not ok:
         print(open(log_path, encoding="utf-8").read()[-3000:])
     answered = ""
