@@ -305,3 +305,56 @@ def test_a_filtered_reply_counts_as_a_failure_of_its_tier_without_any_feedback()
     assert (record["src"], record["s"], record["w"], record["t"]) == ("content_filter", 0.0, 0.3, "fast")
     n, total = asyncio.run(r.state.decay_read(STATS_KEY, ["*|fast|n", "*|fast|r"], 50.0, 7 * 86400))
     assert (n, total) == (pytest.approx(0.3), pytest.approx(0.0))
+
+
+def test_a_kind_whose_fast_tier_gets_worse_goes_up_within_tens_of_its_outcomes_and_stays() -> None:
+    now = [1_000_000.0]
+    r = make_router(clock=lambda: now[0])
+    coding = [f"Write a python function that sorts a list of {n} integers with a heap" for n in range(200)]
+    writing = [f"Write a short poem about the colour number {n} of a rainbow at dusk" for n in range(200)]
+
+    def ask(question: str, fast_score: float) -> str:
+        now[0] += 600.0
+        answer = r.ask(question, model="auto", mode="cot")
+        r.feedback(answer.id, fast_score if answer.provider == "cheap" else 1.0)
+        return answer.provider
+
+    for i in range(40):  # both kinds are fine on the fast tier
+        assert ask(coding[i], 1.0) == "cheap" and ask(writing[i], 1.0) == "cheap"
+    went_up = None
+    for i in range(40, 140):  # from here the fast tier fails every coding question
+        if ask(coding[i], 0.0) == "big" and went_up is None:
+            went_up = i - 40
+        assert ask(writing[i], 1.0) == "cheap", i  # the other kind is not disturbed
+    assert went_up is not None and went_up <= 30, went_up
+    assert [ask(coding[i], 0.0) for i in range(140, 160)].count("big") >= 18  # it stays up: no falling back and forth
+    reason = r.ask(coding[199], model="auto", mode="cot").route_reason
+    assert "(learned +" in reason and reason.endswith("-> strong: big/big-1"), reason
+
+
+def test_topics_are_deterministic_and_tell_kinds_of_work_apart() -> None:
+    from router.routing.difficulty import multiple_choice
+    from router.routing.kinds import NO_TOPIC, tokens, topic
+    from router.understanding import understand
+
+    def near(question: str) -> int:
+        return topic(question, understand(question).task, multiple_choice(question))
+
+    sql = ["Write an SQL query that joins the orders and customers tables and counts orders per customer",
+           "Write an SQL query listing every customer with more than three orders, joined from two tables"]
+    biology = ["Which organelle makes most of the ATP in a eukaryotic cell?\nA. Ribosome\nB. Mitochondrion\nC. Golgi body"
+               "\nD. Nucleus\nAnswer:",
+               "In which organ are red blood cells mostly produced in adults?\nA. Liver\nB. Spleen\nC. Bone marrow"
+               "\nD. Kidney\nAnswer:"]
+    word_problems = ["Tom buys 3 boxes of pencils with 12 pencils in each box and gives 7 to his sister. How many are left?",
+                     "A baker makes 48 muffins and sells them in packs of 6 for 4 dollars a pack. How much does she make?"]
+    groups = [{near(q) for q in group} for group in (sql, biology, word_problems)]
+    assert all(len(g) == 1 and NO_TOPIC not in g for g in groups), groups  # alike questions share their topic
+    assert len(set.union(*groups)) == 3  # and different kinds of work do not
+    assert near(sql[0]) == near(sql[0])
+    assert {"~choice", "~digits", "~task:maths"} <= tokens("What is 2+2?\nA. 3\nB. 4", "maths", True)
+
+
+def test_adapt_outcomes_is_validated() -> None:
+    with pytest.raises(ConfigError, match=r"learn.yaml:\d+.*routing.learning.adapt_outcomes"):
+        parse_config(CONFIG.replace("min_evidence: 8", "min_evidence: 8, adapt_outcomes: 1"), "learn.yaml")

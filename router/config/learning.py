@@ -38,7 +38,7 @@ class SignalWeights(_Strict):
 
 
 class LearningSettings(_Strict):
-    """A contextual bandit over the tiers, per kind of question (task type and semantic vector).
+    """A contextual bandit over the tiers, per kind of question (task type and topic).
 
     Outcomes (explicit feedback and implicit signals) move the difficulty score of a kind up or
     down; evidence decays with ``half_life_days``; state lives in the state store, so every process
@@ -52,6 +52,9 @@ class LearningSettings(_Strict):
     """Evidence loses half its weight after this long: a provider that got worse is noticed."""
     min_evidence: int = Field(default=20, ge=1, le=1_000_000)
     """Outcomes a kind needs before its learned adjustment is used."""
+    adapt_outcomes: int = Field(default=20, ge=2, le=100_000)
+    """The recent memory of a kind (drift): about its last this many outcomes, counted in that kind's own
+    outcomes. When a kind's recent outcomes leave its long run (``half_life_days``), they decide for it."""
     feedback_window_s: float = Field(default=86_400.0, gt=0, le=30 * 86_400)
     """How long an answer id accepts feedback; later it is unknown (404)."""
     repeat_window_s: float = Field(default=300.0, gt=0, le=86_400)

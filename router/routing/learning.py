@@ -4,17 +4,26 @@ The prior is the difficulty score (``routing.difficulty``): strong when it reach
 threshold. Learning adds to that score, per kind of question, how much more the strong tier
 gained over the fast one on this deployment's own traffic than the prior expected:
 
-* **Kinds** come from the question understanding: the task type, whose residuals (below) are
-  shrunk toward zero on little evidence, and the semantic vector, on which a normalised
-  least-mean-squares fit learns what the line and the task did not explain, so a question
-  nobody asked before still gets what similar ones taught.
+* **Kinds** are two cells per question: its task type (``router.understanding``) and, within
+  what the task type says, its topic: the nearest of the shipped word centroids
+  (``routing.kinds``; an MMLU category spreads over several task types, so the task type alone
+  moves whole types instead of the kind that changed). A cell's residuals (below) are shrunk
+  toward its parent's (the topic's toward the task's, the task's toward zero) on little
+  evidence, and a normalised least-mean-squares fit on the understanding's semantic vector
+  learns what the cells did not explain.
 * **Outcomes** (explicit feedback, implicit signals: ``routing.outcomes``) are kept as
   exponentially decayed sums in the state store (``decay_add``: pure increments, so racing
   processes never lose one), per tier: a line of outcome against difficulty over all traffic,
-  and per kind the residuals from that line. Comparing residuals, not raw means, keeps the
+  and per cell the residuals from that line. Comparing residuals, not raw means, keeps the
   fast tier from looking better merely because it gets the easier questions of a kind. The
   mean adjustment of recent decisions is taken out: kinds trade the strong share, the share
   itself stays the user's ``strong_share``.
+* **Drift**: each cell also keeps recent means whose memory is counted in that cell's own
+  outcomes (a running mean, then one over ``adapt_outcomes``: the step is fixed when deciding and
+  kept with the answer, so these are pure increments too). When a cell's recent residual leaves
+  its long-run one by more than ``_DRIFT_Z`` standard errors, the recent one decides for that
+  cell, on top of the centred adjustment (so the kinds that did not change keep theirs). It
+  stays while no new outcome comes: a kind sent up does not fall back for want of fast outcomes.
 * **Exploration** sends ``explore_share`` of the automatic decisions to the other tier, taken
   among the decisions nearest the threshold (``Explorer``: the share holds to within two
   decisions over any window); explicit requests never reach the learner.
@@ -50,6 +59,8 @@ ARMS = ("fast", "strong")
 STATS_KEY = "learning:v1"
 _SHRINK = 6.0
 """Pseudo-outcomes each kind's residual is shrunk with (toward its task, the task toward 0)."""
+_DRIFT_Z = 3.0
+"""Standard errors by which a cell's recent outcomes must leave its long run before they decide for it."""
 _RIDGE = 1.0
 """Pull of the per-tier slope of outcome on difficulty toward 0 (in weight x score^2)."""
 _CENTRE_OVER = 500
@@ -80,6 +91,9 @@ class Decision:
     explored: bool = False
     base: float = 0.0
     """The outcome expected for this tier when deciding (line + kind + vector terms): what an outcome corrects."""
+    recent: tuple[tuple[float, float, float, float], ...] = ()
+    """Per cell of ``kind``, this tier's recent means when deciding: (outcome, difficulty, weight, step); an
+    outcome moves each by step x (its value - the mean): memory counted in that cell's own outcomes."""
 
 
 @dataclass(frozen=True)
@@ -96,6 +110,8 @@ class Advice:
     expected: Mapping[str, tuple[float, float, float]] = field(default_factory=dict)
     """Tier -> (intercept, slope, offset): expected outcome = intercept + slope * difficulty + offset."""
     explorer: Explorer | None = field(default=None, compare=False, repr=False)
+    recent: Mapping[str, tuple[tuple[float, float, float, float], ...]] = field(default_factory=dict)
+    """Tier -> per cell (outcome, difficulty, weight, step) of the recent means: kept with the decision."""
 
     def note(self) -> str:
         """The piece of the route reason that says what learning did."""
@@ -109,7 +125,7 @@ class Advice:
 
     def decision(self, tier: str, score: float, explored: bool) -> Decision:
         a, b, offset = self.expected.get(tier, (0.0, 0.0, 0.0))
-        return Decision(self.kind, tier, "", score, explored, a + b * score + offset)
+        return Decision(self.kind, tier, "", score, explored, a + b * score + offset, self.recent.get(tier, ()))
 
 
 @lru_cache(maxsize=16)
@@ -119,7 +135,7 @@ def _vector_fields(tier: str, dimension: int) -> tuple[str, ...]:
 
 def _stats_fields(kind: Kind) -> list[str]:
     out = [f"*|{t}|{s}" for t in ARMS for s in ("n", "d", "dd", "r", "rd")]
-    out += [f"{c}|{t}|{s}" for c in kind.cells for t in ARMS for s in ("n", "d", "r")]
+    out += [f"{c}|{t}|{s}" for c in kind.cells for t in ARMS for s in ("n", "d", "r", "er", "ed", "eo")]
     for t in ARMS:
         out += _vector_fields(t, len(kind.vector))
     return out
@@ -134,6 +150,9 @@ def outcome_increments(decision: Decision, score: float, weight: float) -> dict[
                     f"*|{t}|rd": w * r * d})  # fmt: skip
         for cell in decision.kind.cells:
             out.update({f"{cell}|{t}|n": w, f"{cell}|{t}|d": w * d, f"{cell}|{t}|r": w * r})
+        for cell, (er, ed, eo, step) in zip(decision.kind.cells, decision.recent, strict=False):
+            out.update({f"{cell}|{t}|er": w * step * (r - er), f"{cell}|{t}|ed": w * step * (d - ed),
+                        f"{cell}|{t}|eo": w * step * (1.0 - eo)})  # fmt: skip
         vector = decision.kind.vector
         if vector:  # one normalised least-mean-squares step toward what the line and the kind did not explain
             step = _STEP * w * (r - decision.base) / (sum(x * x for x in vector) + 1e-9)
@@ -198,7 +217,7 @@ class Learner:
         self._recent: deque[float] = deque(maxlen=_CENTRE_OVER)
         self._recent_sum = 0.0
         self._lock = threading.Lock()
-        self._field_cache: dict[tuple[str, int, tuple[tuple[str, str], ...]], list[str]] = {}
+        self._field_cache: dict[tuple[tuple[str, ...], int, tuple[tuple[str, str], ...]], list[str]] = {}
 
     @property
     def half_life_s(self) -> float:
@@ -215,7 +234,11 @@ class Learner:
         understood = self._understood(question)
         task = str(understood.task)
         vector = tuple(float(v) for v in understood.vector)
-        return Kind(task, (task,), vector)
+        from router.routing.difficulty import multiple_choice
+        from router.routing.kinds import NO_TOPIC, topic
+
+        near = topic(question, task, multiple_choice(question))
+        return Kind(task, (task,) if near == NO_TOPIC else (task, f"k{near}"), vector)
 
     def _understood(self, question: str) -> Any:
         if self._understand is None:
@@ -241,12 +264,12 @@ class Learner:
             return Advice(kind, explorer=self._explorer)
         self._warned = False
         stats = dict(zip(fields, values, strict=True))
-        delta, evidence, expected = self._delta(kind, stats)
-        return Advice(kind, delta, evidence, self._prefer(kind, models, stats), expected, self._explorer)
+        delta, evidence, expected, recent = self._delta(kind, stats)
+        return Advice(kind, delta, evidence, self._prefer(kind, models, stats), expected, self._explorer, recent)
 
     def _fields(self, kind: Kind, models: Sequence[tuple[str, str]]) -> list[str]:
         """The fields one decision reads (cached: a few per task type and tier set)."""
-        key = (kind.task, len(kind.vector), tuple(models))
+        key = (kind.cells, len(kind.vector), tuple(models))
         fields = self._field_cache.get(key)
         if fields is None:
             if len(self._field_cache) > 256:
@@ -261,31 +284,47 @@ class Learner:
             self._warned = True
             log.warning("routing.learning: %s; routing by the prior (difficulty alone) until it is back", why)
 
-    def _delta(self, kind: Kind, stats: Mapping[str, float]) -> tuple[float, int, dict[str, tuple[float, float, float]]]:
+    def _delta(self, kind: Kind, stats: Mapping[str, float]) -> tuple[float, int, dict[str, tuple[float, float, float]],
+                                                                    dict[str, tuple[tuple[float, float, float, float], ...]]]:
         line = {t: _line(stats, t) for t in ARMS}
         residual: dict[str, float] = dict.fromkeys(ARMS, 0.0)
+        changed: dict[str, float] = dict.fromkeys(ARMS, 0.0)
+        floor = 1.0 / self.settings.adapt_outcomes
+        recent = {t: tuple(_recent_state(stats, cell, t, floor) for cell in kind.cells) for t in ARMS}
         total = sum(stats[f"*|{t}|n"] for t in ARMS)
         used = total
-        for cell in kind.cells:
+        for index, cell in enumerate(kind.cells):
             counts = {t: stats[f"{cell}|{t}|n"] for t in ARMS}
             if sum(counts.values()) < self.settings.min_evidence:
                 break
             for t in ARMS:
                 a, b = line[t]
                 off = stats[f"{cell}|{t}|r"] - a * counts[t] - b * stats[f"{cell}|{t}|d"]
-                residual[t] = (off + _SHRINK * residual[t]) / (counts[t] + _SHRINK)
+                parent = residual[t]
+                residual[t] = (off + _SHRINK * parent) / (counts[t] + _SHRINK)
+                # drift: the cell's recent outcomes (memory counted in its own outcomes) against its long run
+                er, ed, eo, _ = recent[t][index]
+                if eo > 0.5:
+                    now = (er - a * eo - b * ed) + (1.0 - eo) * parent
+                    seen = min(counts[t], 2.0 * self.settings.adapt_outcomes)
+                    if abs(now - residual[t]) > _DRIFT_Z * math.sqrt(0.25 / seen):
+                        changed[t] = now - residual[t]
+                    else:
+                        changed[t] = 0.0
             used = sum(counts.values())
         if kind.vector and _STEP:
             for t in ARMS:
                 weights = map(stats.__getitem__, _vector_fields(t, len(kind.vector)))
                 residual[t] += sum(map(operator.mul, weights, kind.vector))
-        expected = {t: (line[t][0], line[t][1], residual[t]) for t in ARMS}
+        expected = {t: (line[t][0], line[t][1], residual[t] + changed[t]) for t in ARMS}
         if total < self.settings.min_evidence:
-            return 0.0, 0, expected
+            return 0.0, 0, expected, recent
         cap = self.settings.max_adjustment
         raw = residual["strong"] - residual["fast"]
         raw -= self._centre(raw)
-        return max(-cap, min(cap, raw)), round(used), expected
+        # a kind whose recent outcomes left its long run moves on its own: the others keep theirs
+        raw += changed["strong"] - changed["fast"]
+        return max(-cap, min(cap, raw)), round(used), expected, recent
 
     def _centre(self, raw: float) -> float:
         """The mean raw adjustment of recent decisions: learning moves questions between kinds, it does not
@@ -327,6 +366,14 @@ class Learner:
                 increments[name] = increments.get(name, 0.0) + value
         if increments:
             await self.store.decay_add(STATS_KEY, increments, at, self._half_life_s, self.ttl_s)
+
+
+def _recent_state(stats: Mapping[str, float], cell: str, tier: str, floor: float) -> tuple[float, float, float, float]:
+    """(outcome, difficulty, weight, step) of a cell's recent means: the step is a running mean's until it
+    reaches ``floor`` (one over ``adapt_outcomes``), then stays there."""
+    n = max(0.0, stats[f"{cell}|{tier}|n"])
+    return (stats[f"{cell}|{tier}|er"], stats[f"{cell}|{tier}|ed"], stats[f"{cell}|{tier}|eo"],
+            max(floor, 1.0 / (n + 1.0)))  # fmt: skip
 
 
 def _line(stats: Mapping[str, float], tier: str) -> tuple[float, float]:
