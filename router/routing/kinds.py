@@ -40,7 +40,8 @@ def tokens(text: str, task: str = "", choice: bool = False) -> frozenset[str]:
     low = text.lower()
     if len(low) > _READ_CHARS:
         low = low[: _READ_CHARS // 2] + " " + low[-_READ_CHARS // 2 :]
-    words = {w for w in _WORD.findall(low) if w not in _STOP}
+    words = set(_WORD.findall(low))
+    words -= _STOP
     size = len(text)
     words.add("~short" if size < 120 else "~medium" if size < 600 else "~long")
     if choice:
@@ -81,23 +82,21 @@ def centroid_count() -> int:
 
 
 @lru_cache(maxsize=4096)
-def profile(text: str, task: str = "", choice: bool = False, top: int = 4) -> tuple[tuple[int, float], ...]:
-    """The ``top`` nearest centroids to ``text`` with their similarity (cosine on binary tf-idf, up to the
-    norm of the text), scaled to unit length: a small dense description of what the question is about."""
-    _, table = _model(MODEL_OVERRIDE)
-    scores: dict[int, float] = {}
-    for word in tokens(text, task, choice):
-        for centroid, weight in table.get(word, ()):
-            scores[centroid] = scores.get(centroid, 0.0) + weight
-    best = sorted(scores.items(), key=lambda cs: -cs[1])[:top]
-    norm = sum(v * v for _, v in best) ** 0.5
-    return tuple((c, v / norm) for c, v in best) if norm > 0 else ()
-
-
 def topic(text: str, task: str = "", choice: bool = False) -> int:
-    """The nearest centroid to ``text``, or ``NO_TOPIC``."""
-    near = profile(text, task, choice)
-    return near[0][0] if near else NO_TOPIC
+    """The nearest centroid to ``text`` (cosine on binary tf-idf, over the words each centroid keeps),
+    or ``NO_TOPIC`` for a text with none of them."""
+    count, table = _model(MODEL_OVERRIDE)
+    scores = [0.0] * count
+    found = False
+    for word in tokens(text, task, choice):
+        entries = table.get(word)
+        if entries:
+            found = True
+            for centroid, weight in entries:
+                scores[centroid] += weight
+    if not found:
+        return NO_TOPIC
+    return max(range(count), key=scores.__getitem__)
 
 
-__all__ = ["NO_TOPIC", "centroid_count", "profile", "tokens", "topic"]
+__all__ = ["NO_TOPIC", "centroid_count", "tokens", "topic"]
