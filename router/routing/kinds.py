@@ -23,6 +23,7 @@ from router.errors import ConfigError
 
 _MODEL_FILE = "kinds_model.json"
 _WORD = re.compile(r"[a-z][a-z']{2,}|[\u3400-\u9fff]{2}")
+_DIGIT = re.compile(r"\d")
 _READ_CHARS = 600
 """The start and end of a long text: where its subject and request are."""
 _STOP = frozenset(
@@ -46,7 +47,7 @@ def tokens(text: str, task: str = "", choice: bool = False) -> frozenset[str]:
     words.add("~short" if size < 120 else "~medium" if size < 600 else "~long")
     if choice:
         words.add("~choice")
-    if any(ch.isdigit() for ch in low):
+    if _DIGIT.search(low):
         words.add("~digits")
     if task:
         words.add("~task:" + task)
