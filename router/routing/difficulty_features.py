@@ -10,7 +10,7 @@ Two small readings, each measured on the shared tables before it was kept (``ben
   both tiers miss long computations), and largest on long scenarios to reason through.
 
 Pure Python; the patterns compile on the first maths question, not at import (importing ``router``
-stays cheap). Bounded: a word problem is read in its first 1,200 characters, a digit share in 3,000.
+stays cheap). Bounded: a word problem is read in its first 720 characters, a digit share in 3,000.
 """
 
 from __future__ import annotations
@@ -20,8 +20,8 @@ import re
 from functools import lru_cache
 
 _MAX_CHARS = 3000
-_WORD_PROBLEM_CHARS = 1200
-"""A word problem is a paragraph: longer texts are read at their first 1,200 characters (bounded time)."""
+_WORD_PROBLEM_CHARS = 720
+"""A word problem is a paragraph (GSM8K's longest is 713 characters): longer texts are read at their first 720."""
 WORD_PROBLEM_FEATURES: tuple[str, ...] = (
     "log_chars", "log_words", "sentences", "clauses", "quantities", "distinct_quantities", "number_words",
     "fraction", "decimal", "percent", "money", "magnitude", "comparison", "remainder", "sequence", "time_unit",
