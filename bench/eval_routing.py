@@ -83,14 +83,6 @@ def latency(questions: Sequence[str]) -> tuple[float, float, float, float]:
     return tuple(sorted(r[k] for r in runs)[1] for k in range(4))  # type: ignore[return-value]
 
 
-def _scores_without(rows: Sequence[rt.Row], readings: Sequence[td.Reading], held: Sequence[int]) -> list[float]:
-    keep = set(held)
-    train = [j for j in range(len(rows)) if j not in keep]
-    model = td.fit([rows[j] for j in train], [readings[j] for j in train])
-    centres = td.branch_centres(model, [rows[j] for j in train], [readings[j] for j in train])
-    return [td.squash(model.raw(readings[j]), *centres[td.branch_of(model, readings[j])]) for j in held]
-
-
 def question_folds(rows: Sequence[rt.Row], readings: Sequence[td.Reading], source: str, folds: int = 5) -> tuple[float, float]:
     """APGR of ``source`` scored fold by fold of its questions (seeded), and length's."""
     import random
@@ -100,7 +92,7 @@ def question_folds(rows: Sequence[rt.Row], readings: Sequence[td.Reading], sourc
     scores: dict[int, float] = {}
     for f in range(folds):
         held = idx[f::folds]
-        scores.update(zip(held, _scores_without(rows, readings, held), strict=True))
+        scores.update(zip(held, td.scores_without(rows, readings, held), strict=True))
     sub = [rows[j] for j in idx]
     return td.apgr([scores[j] for j in idx], sub), td.apgr([float(len(r.prompt)) for r in sub], sub)
 
@@ -116,7 +108,7 @@ def subject_draws(rows: Sequence[rt.Row], readings: Sequence[td.Reading], data: 
     scores: dict[int, float] = {}
     for name in names:
         held = [j for j, s in subjects.items() if s == name]
-        scores.update(zip(held, _scores_without(rows, readings, held), strict=True))
+        scores.update(zip(held, td.scores_without(rows, readings, held), strict=True))
     rng = random.Random(1)
     mine, length = [], []
     for _ in range(draws):

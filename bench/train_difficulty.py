@@ -282,18 +282,25 @@ def random_apgr(rows: Sequence[rt.Row], seeds: int = 20) -> float:
     return sum(apgr([random.Random(s).random() for _ in rows], rows) for s in range(seeds)) / seeds
 
 
+def scores_without(rows: Sequence[rt.Row], readings: Sequence[Reading], held: Sequence[int],
+                   candidate: str = SHIPPED) -> list[float]:
+    """The scores of the rows ``held`` from a model fitted on every other row, standardised within its
+    branch by the fitted rows' statistics, as the shipped score is."""
+    keep = set(held)
+    train = [j for j in range(len(rows)) if j not in keep]
+    train_rows, train_readings = [rows[j] for j in train], [readings[j] for j in train]
+    model = fit(train_rows, train_readings, candidate)
+    centres = branch_centres(model, train_rows, train_readings)
+    return [squash(model.raw(readings[j]), *centres[branch_of(model, readings[j])]) for j in held]
+
+
 def loso(rows: Sequence[rt.Row], readings: Sequence[Reading], candidate: str = SHIPPED) -> list[float]:
-    """Every row's score from a model fitted without its group (a source, or an MMLU group), standardised
-    within its branch by the fitted rows' statistics, as the shipped score is."""
+    """Every row's score from a model fitted without its group (a source, or an MMLU group)."""
     scores = [0.0] * len(rows)
     for group in sorted({r.group for r in rows}):
-        train = [j for j, r in enumerate(rows) if r.group != group]
-        train_rows, train_readings = [rows[j] for j in train], [readings[j] for j in train]
-        model = fit(train_rows, train_readings, candidate)
-        centres = branch_centres(model, train_rows, train_readings)
-        for j, r in enumerate(rows):
-            if r.group == group:
-                scores[j] = squash(model.raw(readings[j]), *centres[branch_of(model, readings[j])])
+        held = [j for j, r in enumerate(rows) if r.group == group]
+        for j, score in zip(held, scores_without(rows, readings, held, candidate), strict=True):
+            scores[j] = score
     return scores
 
 

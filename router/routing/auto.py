@@ -15,7 +15,7 @@ by the planner, which records every candidate it passes over.
 from __future__ import annotations
 
 import threading
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -63,8 +63,6 @@ def choose(question: str, mode: str, config: RouterConfig, latency: LatencyBook 
     """The tier for this question and mode, and its models in the order to try (``advice``: what
     ``routing.learning`` learned about this kind of question; ``share``: the recent scores that keep
     ``strong_share`` true on this traffic, unless the config gives an explicit threshold)."""
-    from dataclasses import replace
-
     from router.routing.difficulty import DEFAULT_STRONG_SHARE, decide
 
     routing = config.routing

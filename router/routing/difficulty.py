@@ -35,6 +35,7 @@ from functools import lru_cache
 from typing import Literal
 
 from router.errors import ConfigError, UsageError
+from router.routing.difficulty_features import WORD_PROBLEM_FEATURES, digit_share, is_word_problem, word_problem
 
 _MODEL_FILE = "difficulty_model.json"
 _MATHS = 1
@@ -139,8 +140,6 @@ def _params() -> _Params:
     shapes_ok = "open" in branches and all(
         len(b.prior) == len(b.length_mean) == len(b.length_sd) == len(TASK_TYPES) for b in branches.values()
     )
-    from router.routing.difficulty_features import WORD_PROBLEM_FEATURES
-
     shapes_ok = shapes_ok and all(
         b.word_problem is None or all(len(part) == len(WORD_PROBLEM_FEATURES) for part in b.word_problem)
         for b in branches.values()
@@ -169,16 +168,12 @@ def _within(branch: _Branch, question: str, maths: float, proof: bool, is_maths:
     question is maths; read only when it is, never for a proof) and an exam item's digit share."""
     value = 0.0
     if branch.word_problem is not None and maths >= 0.05 and not proof:
-        from router.routing.difficulty_features import is_word_problem, word_problem
-
         mean, scale, weights = branch.word_problem
         readings = word_problem(question)
         if is_word_problem(question, readings):
             structure = sum(w * (x - m) / s for w, x, m, s in zip(weights, readings, mean, scale, strict=True))
             value += branch.beta * (maths * structure + (branch.word_problem_base if is_maths else 0.0))
     if branch.digits is not None:
-        from router.routing.difficulty_features import digit_share
-
         mean, spread, weight = branch.digits
         value += weight * (digit_share(question) - mean) / (spread or 1.0)
     return value
