@@ -272,6 +272,13 @@ def test_natural_questions_from_many_kinds_of_users(language: str, path: Path) -
         # plans to weigh
         ("Postgres or MongoDB for a small analytics app? Compare and pick one.", "tot"),
         ("毕业后去大厂还是去创业公司？帮我分析利弊", "tot"),
+        ("要不要换工作？帮我参谋一下", "tot"),
+        # natural_holdout8's kinds (new phrasings): an amount before its rate; a conversion written in Chinese
+        ("a $64 dinner plus a 20% tip, what do we pay", "react"),
+        ("6英尺2英寸是多少厘米", "react"),
+        ("If a jacket costs $60 after a 25% discount, what was the original price?", "cot"),
+        ("how much are eggs at the moment", "react"),
+        ("limerick for my dad's retirement", "cot"),
     ],
 )
 def test_mode_choice_on_new_phrasing(question: str, mode: str) -> None:

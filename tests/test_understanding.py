@@ -95,6 +95,35 @@ def test_task_types_on_new_phrasing(question: str, task: str) -> None:
         ("What's the JPY to USD rate right now?", "live_data"),
         # 'act like' hands over a character
         ("Act like a bored medieval knight answering my questions about dragons.", "roleplay"),
+        # natural_holdout8's kinds (new phrasings): a value that changes, asked for now; a recent result;
+        # a service's state now
+        ("how much are eggs at the moment", "live_data"),
+        ("did the yankees beat boston yesterday", "live_data"),
+        ("巴萨昨天输了吗", "live_data"),
+        ("is the Brooklyn bridge still closed after the crash", "live_data"),
+        ("GBP to SGD right now", "live_data"),
+        ("上海今天有大雾吗", "live_data"),
+        # an exam item and a word problem never need a look-up, whatever weather they mention
+        ("Which gas makes up most of a thunderstorm cloud?\nA. Oxygen\nB. Nitrogen\nC. Water vapour\nD. Helium", "knowledge"),
+        ("A storm drops 2 cm of rain an hour for 3 hours. How much rain falls in all?", "maths"),
+        # job schedulers and code named in Chinese text are programming
+        ("写个crontab每周一早上八点跑备份脚本", "coding"),
+        ("这段代码为什么报错：for i in range(3) print(i)", "coding"),
+        # a decision between tools is a decision; counting days from a weekday and a rate riddle are puzzles
+        ("Django or Rails for a two-person startup, which one", "reasoning"),
+        ("If it's Friday today, what day is it in 30 days?", "reasoning"),
+        ("今天周五，100天后是星期几？", "reasoning"),
+        ("If 4 painters paint 4 walls in 4 hours, how long do 8 painters take for 8 walls?", "reasoning"),
+        # a genre named first is the request; "it's 2am" describes the moment
+        ("haiku about a leaky faucet", "writing"),
+        ("limerick for my dad's retirement", "writing"),
+        ("it's 2am and i'm still doing homework, kill me", "chat"),
+        # a safety question about the world, nobody's own situation
+        ("is it safe to microwave plastic containers", "knowledge"),
+        # "from this <text>, pull ...": the text and its fields; "tldr this:" a text to condense
+        ("from this invoice pull the total, due date and vendor: 'ACME Ltd, due 3 May, total $1,240'", "extraction"),
+        ("tldr this: The city council voted 7-2 on Tuesday to extend the bike lane network by 12 miles over the next "
+         "two years, funded by a parking levy.", "translation"),
     ],
 )
 def test_task_types_by_kind(question: str, task: str) -> None:

@@ -25,6 +25,7 @@ from functools import lru_cache
 from itertools import pairwise
 
 from router.lazyre import LazyPattern
+from router.understanding import readings
 from router.understanding.cues import Compiled, Lazy, compiled
 from router.understanding.types import TASK_TYPES, VECTOR_DIMENSION, Understanding
 
@@ -105,6 +106,14 @@ _SLOTS: dict[str, int] = {}
 """Word -> its sketch slot and sign (crc32 is the same in every process, unlike ``hash``); bounded."""
 _SLOTS_MAX = 50_000
 _FLAGS = ("exact_figure", "format", "length", "proof", "options", "code")
+_ASKING_OPENERS = frozenset({"is", "are", "was", "were", "will", "does", "did", "any", "am", "isn't", "aren't", "won't",
+                             "didn't", "doesn't", "wasn't", "anyone", "anybody"})
+"""A line that opens with one of these asks, with or without a question mark ("is it gonna rain later")."""
+_CURRENT_CHARS = 120
+_RIDDLE_CHARS = 160
+"""A rate riddle is one short sentence; a long word problem repeats its numbers for other reasons."""
+_TALK = frozenset({"feelings", "greeting/thanks", "personal advice"})
+_FIRST_PERSON = frozenset({"i", "i'm", "im", "i've", "i'd", "my", "me", "mine", "we", "our", "us"})
 
 
 def understand(text: str) -> Understanding:
@@ -149,13 +158,18 @@ def _understand(text: str) -> Understanding:
             names.add(family.name)
             evidence.append((family.task, f"{family.name} '{matched.strip()[:40]}'", family.weight))
 
+    if "personal advice" in names and present.isdisjoint(_FIRST_PERSON) and "我" not in low:
+        # "is it safe to eat eggs past the date": a question about the world, nobody's own situation
+        weight = c.families[c.advice_family].weight
+        scores["chat"] -= weight
+        scores["knowledge"] += weight
     if "imperative write" in names and scores["coding"] > 0:
         # "Write a python function ...": the thing to write is code, not a piece of prose
         scores["writing"] -= c.families[c.imperative_family].weight
         names.discard("imperative write")
         evidence[:] = [e for e in evidence if not e[1].startswith("imperative write")]
     constraints: set[str] = set()
-    question_form = "?" in low or "？" in low or "question word" in signals
+    question_form = "?" in low or "？" in low or "question word" in signals or bool(tokens and tokens[0] in _ASKING_OPENERS)
     proof = "proof verb" in names
     text_work = any(scores[t] >= 3.5 for t in _TEXT_TASKS)
     if proof:
@@ -173,6 +187,11 @@ def _understand(text: str) -> Understanding:
         operation = False
     lettered = "\n" in body and _OPTION_LINES.search(body) is not None
     material = _has_material(body, low, lettered) and (operation or any(r in low for r in _REFERENCES))
+    if scores["coding"] >= 3.0 and "extraction request" in names and not material:
+        # "how do I format a date in js", "用Python提取网页链接": code that extracts, no text to extract from
+        scores["extraction"] = min(scores["extraction"], 1.0)
+    if "code marks" in names and "extraction request" not in names:
+        operation = False  # "return", "list" and "each" inside a code paste are the code's words
     if material and operation and not text_work:
         weight = 2.0 + (1.6 if "operation on items" in signals else 0.0) + (0.6 if "format" in signals else 0.0)
         scores["extraction"] += weight
@@ -188,12 +207,15 @@ def _understand(text: str) -> Understanding:
     text_work = any(scores[t] >= 3.5 for t in _TEXT_TASKS)
 
     # A riddle about days ("if yesterday were tomorrow ...") gives its own calendar: no clock needed.
-    if any(h in low for h in _HYPOTHETICAL):
-        days = sum(1 for d in _DAY_WORDS if d in low) + (1 if _WEEKDAY.search(low) else 0)
-        if days >= 3:
-            scores["reasoning"] += 3.0
-            scores["live_data"] = min(scores["live_data"], 1.0)
-            evidence.append(("reasoning", "a riddle about days", 3.0))
+    hypothetical = any(h in low for h in _HYPOTHETICAL)
+    if hypothetical and sum(1 for d in _DAY_WORDS if d in low) + (1 if _WEEKDAY.search(low) else 0) >= 3:
+        scores["reasoning"] += 3.0
+        scores["live_data"] = min(scores["live_data"], 1.0)
+        evidence.append(("reasoning", "a riddle about days", 3.0))
+    elif digits and readings.calendar_arithmetic(low):  # "what day is it 45 days after a tuesday"
+        scores["reasoning"] += 3.0
+        scores["live_data"] = min(scores["live_data"], 1.0)
+        evidence.append(("reasoning", "counting days from a given weekday", 3.0))
 
     # Quantities: years, ordinals and numbers inside names ("Apollo 11") are not operands.
     numbers: list[str] = []
@@ -210,6 +232,12 @@ def _understand(text: str) -> Understanding:
 
     # Number words are quantities of a word problem too ("half of Leo's age and five years younger").
     quantities = len(numbers) + len(present & _NUMBER_WORDS)
+    if (len(body) <= _RIDDLE_CHARS and not proof and not lettered and "code" not in constraints
+            and readings.rate_riddle(numbers, low)):
+        scores["reasoning"] += 3.4
+        evidence.append(("reasoning", "one number for workers, items and time (a rate riddle)", 3.4))
+    if has_cjk and digits and "conversion" not in signals and (converted := readings.zh_conversion(low)):
+        signals["conversion"] = converted
 
     # An exact figure: a ready-made expression, a percentage of an amount, a unit conversion,
     # a finance formula with its inputs. Never inside a proof, a text to rework, or code.
@@ -245,10 +273,22 @@ def _understand(text: str) -> Understanding:
             scores["maths"] += weight
             asked = signals.get("quantity question") or signals["calculate"]
             evidence.append(("maths", f"word problem: {quantities} quantities + '{asked}'", weight))
+            if "deictic" not in signals:  # the fog that covers the problem's city is no forecast to fetch
+                scores["live_data"] = min(scores["live_data"], 0.5)
         elif len(numbers) >= 2 and question_form:
             scores["maths"] += 1.2
             evidence.append(("maths", f"{len(numbers)} numbers in a question", 1.2))
 
+    # A value that changes over time, asked for now and with nothing to compute it from, is looked up;
+    # so is a recent match result.
+    if (len(body) <= _CURRENT_CHARS and not numbers and not text_work and not material
+            and names.isdisjoint(_TALK) and "exact_figure" not in constraints):
+        if "deictic" in signals and (value := readings.current_value(low, present, has_cjk)):
+            scores["live_data"] += 1.6
+            evidence.append(("live_data", f"a current value '{value}' + '{signals['deictic']}'", 1.6))
+        elif result := readings.recent_result(low):
+            scores["live_data"] += 3.0
+            evidence.append(("live_data", f"a recent result '{result}'", 3.0))
     # Live data: a live noun, helped by "today/now" in a short question; in a long text a price or a
     # stock mentioned without "now" and without a question is context, not a look-up.
     if not question_form and "deictic" not in signals:
@@ -256,6 +296,8 @@ def _understand(text: str) -> Understanding:
     if scores["live_data"] >= 0.8 and "deictic" in signals and len(body) <= _SCHEDULE_CHARS:
         scores["live_data"] += 1.4
     small_talk = not question_form and ("greeting/thanks" in names or "feelings" in names)
+    if lettered:  # an exam item's options are all it needs
+        scores["live_data"] = 0.0
     if text_work or material or small_talk or not _PUZZLE.isdisjoint(names):
         # the text's (the puzzle's premises', a remark's) weather and clock words are not a look-up
         scores["live_data"] = min(scores["live_data"], 1.0)
@@ -268,7 +310,8 @@ def _understand(text: str) -> Understanding:
     # or a clock time.
     habitual = any(h in low for h in _HABITUAL)  # "I wake up at 3am every night" is a habit, not an entry
     blocked = (text_work or "greeting/thanks" in names or "feelings" in names or scores["live_data"] >= 2.2
-               or (habitual and "calendar request" not in names))
+               or (habitual and "calendar request" not in names)
+               or (len(body) <= _SCHEDULE_CHARS and readings.clock_now(low)))
     if len(body) <= _SCHEDULE_CHARS and not question_form and not blocked and "past time" not in signals:
         when = signals.get("time word") or (_match(c.time_expression, low) if digits or _CJK.search(low) else None)
         if when:
@@ -287,6 +330,11 @@ def _understand(text: str) -> Understanding:
     thinking = 0.5 + scores["maths"] + scores["reasoning"] - 0.5 * options
     if options >= 2.4 and options > thinking and not text_work:
         constraints.add("options")
+    if ("options" in constraints and scores["coding"] >= scores["reasoning"] and not lettered
+            and names.isdisjoint({"code marks", "implement", "explain"})):
+        # "Vue or React for a new project?": a decision between tools, not code to write
+        scores["reasoning"] = scores["coding"] + 0.1
+        evidence.append(("reasoning", "a decision between tools", scores["reasoning"]))
     if "format" in signals:
         constraints.add("format")
     if "length" in signals or (digits and any(k in window for k in _LENGTH_HINTS) and c.length.search(window)):

@@ -22,6 +22,10 @@ _LANGS = (
 )
 _ZH_LANGS = "英文|英语|中文|汉语|普通话|粤语|法语|法文|德语|德文|日语|日文|韩语|韩文|俄语|西班牙语|意大利语|葡萄牙语|阿拉伯语|文言文|白话文"
 _LANG_RE = _LANGS.replace(" ", "|")
+_GENRES = "poem|poems|haiku|limerick|sonnet|story|stories|song|rap|toast|speech|essay|joke|jokes|caption|captions|slogan|slogans|tagline|bio|lyrics|ode|ballad|eulogy|riddle"
+"""Kinds of piece: named first with what it is about ("poem about monday"), the name is the request."""
+_CURRENCIES = "usd|eur|gbp|jpy|cny|rmb|hkd|krw|aud|cad|chf|inr|sgd|nzd|sek|nok|dkk|mxn|brl|zar|thb|twd|idr|myr|pln|huf|czk|ils|aed|sar"
+"""ISO 4217 codes of the most traded currencies (a code pair "usd to inr" asks for a rate)."""
 
 # (task, family name, weight, English words and phrases "|"-separated, Chinese terms "|"-separated,
 #  regex over the lowered text or "").
@@ -45,7 +49,8 @@ FAMILIES: tuple[tuple[str, str, float, str, str, str], ...] = (
      "改写|重写|改成|润色|改得|改一下|修改一下这|换个说法|换种说法|委婉|更礼貌|更正式|正式一点|口语化|书面语|换个语气|改语气|"
      "缩写成|缩短|改病句|修改病句|语病|错别字|纠正语法|语法错误", ""),
     ("translation", "summarise verb", 3.8,
-     "summarize|summarise|summarized|summarised|sum up|condense|tl;dr of|give me the gist|key points of",
+     "summarize|summarise|summarized|summarised|sum up|condense|tl dr|tldr|give me the gist|key points of|"
+     "give me a summary|quick summary|short summary|the short version",
      "概括|摘要|总结一下|归纳一下|精简一下|提炼", ""),
     # --- coding --------------------------------------------------------------------------------
     ("coding", "programming vocabulary", 3.2,
@@ -62,9 +67,11 @@ FAMILIES: tuple[tuple[str, str, float, str, str, str], ...] = (
      "ocaml|objective-c|solidity|fizzbuzz|in c|vim|emacs|linux|unix|terminal|command line|cli|gpu|cuda|pandas|numpy|"
      "dataframe|groupby|pyspark|spark|pytorch|tensorflow|jupyter|sklearn|scikit-learn|matplotlib|pyplot|jquery|"
      "next.js|nextjs|webpack|graphql|redis|kafka|nginx|terraform|ansible|cors|localhost|oauth|jwt|websocket|vue3|"
-     "vue2|python3|es6|html5|css3",
+     "vue2|python3|es6|html5|css3|cron|crontab|cronjob|cron job|cron expression|datetime|strftime|strptime|unix timestamp|"
+     "epoch time|vscode|vs code|intellij|xcode|kubectl",
      "代码|编程|程序|脚本|接口|报错|编译|调试|算法|数据结构|链表|二叉树|数组|哈希|递归|并发|线程|前端|后端|数据库|正则|"
-     "爬虫|单元测试|重构|部署|类型错误|内存泄漏|缓存|c语言|写一个函数|写个函数|实现一个函数|字符串|编写", ""),
+     "爬虫|单元测试|重构|部署|类型错误|内存泄漏|缓存|c语言|写一个函数|写个函数|实现一个函数|字符串|编写|定时任务|时间戳|"
+     "go语言|用go|go写|go里|js里|js中|用js|ts里|用ts", ""),
     ("coding", "implement", 1.8, "implement|implementing|implementation|from scratch|optimized|optimise|optimize", "实现", ""),
     ("coding", "code marks", 3.0, "", "",
      r"```|`[^`\n]{2,60}`|def \w+\(|print\(|console\.log|=>|\w\(\)|import \w+|#include|select .{1,80} from |"
@@ -155,7 +162,8 @@ FAMILIES: tuple[tuple[str, str, float, str, str, str], ...] = (
      r"turn (?:this|these|it)(?: \w+){0,2} into (?:a )?(?:table|list|json|csv|spreadsheet)|"
      r"convert (?:this|these|it)(?: \w+){0,2} (?:into|to) (?:a )?(?:table|json|csv|yaml|list)|"
      r"(?:list|find) (?:all|every) .{1,40} (?:in|from|mentioned)|every \w+(?: address| number| name)e?s? .{0,30}from|"
-     r"按照?.{0,12}格式|按.{0,6}模板"),
+     r"按照?.{0,12}格式|按.{0,6}模板|"
+     r"\bfrom (?:this|that|these|the following|the above|the) [\w-]+(?: [\w-]+)?,? (?:get|pull|grab|give me|list|find|take|copy)\b"),
     ("extraction", "operation on items", 1.6,
      "classify|categorize|categorise|label each|tag each|rate each|score each|sort these|sort the following|"
      "group these|identify the|identify all|identify every|identify each|list every|list all|find every|find all|"
@@ -191,6 +199,9 @@ FAMILIES: tuple[tuple[str, str, float, str, str, str], ...] = (
      r"检讨书|感谢信|推荐信|求职信)|写(?:一|两|几)?[篇首封]|"
      r"想.{0,10}(?:口号|标语|名字|标题|广告语|文案|宣传语)|(?:以|用)[“\"《].{1,20}[”\"》]为题|创作|撰写|起草|描写|"
      r"(?:起|取)(?:个|一个|几个|[\d一二三四五六七八九十]+个)?.{0,10}(?:名字|店名|名称|标题|书名|网名|昵称)|取名|命名"),
+    ("writing", "genre request", 3.6, "", "",
+     r"^(?:(?:a|an|some|one|short|little|funny|cute|sad|sweet|silly|quick|\d+)\s+){0,3}"
+     rf"(?:{_GENRES})\s+(?:about|on|for|where|in which|celebrating)\b"),
     ("writing", "imperative write", 2.3, "", "",
      r"(?:^|[.!?:\n]\s*)(?:please |now |could you |can you )?(?:write|compose|draft|craft|pen)\b"),
     ("writing", "genre noun", 1.2, "poem|haiku|sonnet|short story|essay|cover letter|speech|slogan|lyrics|bedtime story|"
@@ -273,7 +284,8 @@ FAMILIES: tuple[tuple[str, str, float, str, str, str], ...] = (
      "i miss|i hate|i love my|rough day|bad day|long day|tough day|vent|frustrated|upset|overwhelmed|burned out|"
      "burnt out|exhausted|heartbroken|homesick|cheer me up|need to talk|just want to talk|driving me nuts|"
      "driving me crazy|drives me crazy|so annoying|i keep|feeling down|a bit down|feeling low|can we talk|"
-     "can we just talk|just talk|can't stop shaking|haha|lol|scared|freaking out",
+     "can we just talk|just talk|can't stop shaking|haha|lol|scared|freaking out|can't sleep|cant sleep|couldn't sleep|"
+     "ugh|omg|sigh|yay|meh|im tired|im sad|im bored|im stressed|im nervous|im so",
      "好困|好累|好烦|难过|伤心|开心|郁闷|焦虑|压力大|压力好大|压力很大|紧张|孤独|无聊|想哭|心情|失眠|陪我聊|聊会儿|聊聊天|"
      "舍不得|痛苦|崩溃|烦死|累死|困死|难受|好慌|慌|害怕|担心|激动|起不来", ""),
     ("chat", "personal advice", 2.0,
@@ -289,8 +301,9 @@ FAMILIES: tuple[tuple[str, str, float, str, str, str], ...] = (
     ("live_data", "live-data noun", 3.0,
      "weather|forecast|temperature outside|raining|snowing|rain|snow|humidity|air quality|aqi|sunny|windy|"
      "umbrella|uv index|pollen|degrees outside|wear a coat|wear a jacket|bring a jacket|bring a coat|need a jacket|"
-     "need a coat|need sunscreen",
-     "天气|气温|下雨|下雪|降雨|降温|雾霾|有雨|有雪|有暴雨|雷阵雨|阵雨|暴雨|空气质量|刮风|台风|晴天|带伞|紫外线|冷不冷|热不热|热吗|冷吗|穿外套|零下|羽绒服|穿什么",
+     "need a coat|need sunscreen|fog|foggy|storm|storms|stormy|thunderstorm|thunderstorms|hail|heatwave|heat wave|drizzle|"
+     "cloudy|overcast|tornado|blizzard|wind chill|chilly",
+     "天气|气温|下雨|下雪|降雨|降温|雾霾|大雾|冰雹|寒潮|沙尘暴|暴雪|霜冻|阴天|多云|有雨|有雪|有暴雨|雷阵雨|阵雨|暴雨|空气质量|刮风|台风|晴天|带伞|紫外线|冷不冷|热不热|热吗|冷吗|穿外套|零下|羽绒服|穿什么",
      r"how (?:hot|cold|warm|humid) is it"),
     ("live_data", "temperature question", 1.0, "", "", r"(?:多少|几)度(?!角)"),
     ("live_data", "market data", 3.0,
@@ -302,14 +315,14 @@ FAMILIES: tuple[tuple[str, str, float, str, str, str], ...] = (
      r"\b(?:a|one|1) (?:euro|dollar|us dollar|pound|yen|yuan|rupee|peso|franc|ruble|won)s? (?:in|to|into|against) "
      r"(?:euros?|dollars?|us dollars|pounds?|yen|yuan|rupees?|pesos?|francs?|rubles?|won)\b|"
      r"一(?:美元|欧元|英镑|日元|人民币|港币|韩元)[^，。？?]{0,6}(?:换|兑|等于)|"
-     r"\b(?:usd|eur|gbp|jpy|cny|rmb|hkd|aud|cad|chf)\s*(?:to|/|vs|兑|换)\s*(?:usd|eur|gbp|jpy|cny|rmb|hkd|aud|cad|chf)\b"),
+     rf"\b(?:{_CURRENCIES})\s*(?:to|/|vs|in|兑|换)\s*(?:{_CURRENCIES})\b"),
     ("live_data", "market asset", 0.8,
      "stock|stocks|shares|bitcoin|btc|ethereum|crypto|nasdaq|nikkei|ftse|dax|hang seng|dow jones|dow|s&p|tesla|gold|silver",
      "股票|比特币|以太坊|纳斯达克|道琼斯|大盘|a股|港股|美股|上证|深证|恒生|沪深|创业板|基金净值|黄金|白银|原油|期货", ""),
     ("live_data", "currency conversion", 2.8, "", "美元兑|欧元兑|英镑兑|日元兑|人民币兑|港币兑",
      r"\d[\d,.]*\s*(?:usd|eur|gbp|jpy|cny|rmb|dollars?|euros?|pounds?|yen|yuan|美元|欧元|英镑|日元|人民币|港币|韩元)"
      r"[^.?？。]{0,30}(?:in|to|into|换|兑|等于|是多少|合)"
-     r"|\b(?:usd|eur|gbp|jpy|cny|rmb|hkd|krw|aud|cad|chf|btc)\s*(?:to|/|兑|换)\s*(?:usd|eur|gbp|jpy|cny|rmb|hkd|krw|aud|cad|chf)\b"),
+     rf"|\b(?:{_CURRENCIES}|btc)\s*(?:to|/|兑|换)\s*(?:{_CURRENCIES})\b"),
     ("live_data", "news", 3.0, "news|headline|headlines|breaking|trending|latest on|latest about|latest version|latest release|"
      "updates on|any updates|update on|latest updates|hurricane|tropical storm|typhoon|wildfire|wildfires",
      "新闻|头条|热搜|最新消息|快讯|时事", r"最新.{0,20}(?:消息|进展|动态)"),
@@ -321,8 +334,11 @@ FAMILIES: tuple[tuple[str, str, float, str, str, str], ...] = (
      r"今天(?:是)?(?:几号|星期几|周几|礼拜几)|现在.{1,8}几点"),
     ("live_data", "live status", 2.2,
      "traffic|traffic now|traffic today|traffic report|jammed|traffic jam|congestion|gridlock|road closures|backed up|flight status|delayed|score of|final score|who won|opening hours|"
-     "open now|in stock|tracking",
-     "路况|堵车吗|航班|比分|赛果|谁赢了|营业时间|余票|快递到哪|物流", ""),
+     "open now|in stock|tracking|still closed|still open|still shut|still delayed|still cancelled|still canceled|"
+     "still on strike|closed today|open today|outage|outages|the score|current score|live score|standings|leaderboard|"
+     "league table|who's winning|who is winning|who's leading|who is leading|up or down",
+     "路况|堵车吗|航班|比分|赛果|谁赢了|营业时间|余票|快递到哪|物流|赢了吗|输了吗|赢了没|输了没|赢没赢|战况|赛况|积分榜|"
+     "停运|停飞|开门了吗|还开着吗", ""),
     ("live_data", "lookup verb", 1.8, "look up|lookup|search|search for|google it|google this|fetch|find out|browse",
      "查一下|查询|查查|查下|搜索|搜一下|帮我查|上网查|检索", ""),
     # --- schedule: an explicit request to file a dated item -------------------------------------
@@ -356,12 +372,12 @@ SIGNALS: tuple[tuple[str, str, str], ...] = (
      "json|yaml|csv|xml|markdown|table|spreadsheet|bullet list|bulleted list|bullet points|numbered list|"
      "in the format|as a list|key-value",
      "表格|列表|格式|清单|分点|条目"),
-    ("length", "briefly|tl;dr|tldr|one sentence|a single sentence|one-sentence|in two sentences|in three sentences|"
+    ("length", "briefly|tl dr|tldr|one sentence|a single sentence|one-sentence|in two sentences|in three sentences|"
      "one paragraph|in one paragraph|word limit", "一句话|简短|简要|字以内|字左右"),
     ("deictic",
      "now|right now|rn|atm|today|tonight|currently|current|latest|live|real-time|realtime|at the moment|this week|"
-     "this weekend|tomorrow",
-     "今天|现在|目前|当前|最新|实时|此刻|今晚|明天|这周|本周"),
+     "this weekend|tomorrow|tmrw|tmr|tonite|this morning|this afternoon|this evening|as of now|at present|so far today",
+     "今天|现在|目前|当前|最新|实时|此刻|今晚|明天|这周|本周|今日|今早|这会儿|眼下"),
     ("advice modal", "should|ought to|is it ok|is it okay|is it reasonable", "该|应该|合理"),
     ("conversion", "convert|conversion|in celsius|in fahrenheit|in kelvin|to celsius|to fahrenheit|in km|in miles|"
      "in kg|in pounds|in liters|in gallons|to km|to miles|to kg|to pounds|to liters|to gallons|how many inches|"
@@ -419,6 +435,9 @@ OPTION_FAMILIES: tuple[tuple[str, float, str, str, str], ...] = (
      "best|optimal|most suitable|strongest|most effective|rank|ranking|prioritise|prioritize|recommend|decide|"
      "decision|pick the|choose the|select the|most feasible|most practical|most viable|most promising|most realistic",
      "最优|最好|最佳|最合适|最划算|最有效|最可行|最靠谱|最实际|排序|排个序|排名|优先级|评估|推荐|决策|选出|选一个|选出最|挑出最", ""),
+    ("decision request", 1.6,
+     "help me decide|help me think|help me weigh|help me figure out whether|help me figure out if|talk me through",
+     "帮我分析|帮我参谋|参谋一下|出出主意|值得吗|划不划算|帮我想想", ""),
     ("brainstorm/plan", 1.8,
      "brainstorm|propose|come up with|suggest|plan a|plan an|plan the|plan my|plan our|design a|design an|"
      "how should we|how can we|how could we|how should i|how should a|how should the|how should our",
@@ -430,19 +449,20 @@ OPTION_FAMILIES: tuple[tuple[str, float, str, str, str], ...] = (
 HINTS: dict[str, tuple[str, ...]] = {
     "say it in a language": (*_LANGS.split(), *_ZH_LANGS.split("|")),
     "quantity comparison": ("which is", "哪个", "谁"),
-    "extraction request": ("turn", "convert", "list", "find", "every", "按"),
+    "extraction request": ("turn", "convert", "list", "find", "every", "from", "按"),
     "template fields": ("time", "person", "时间", "人物"),
     "compose a piece": ("write", "compose", "draft", "create", "give", "make", "come", "pen", "craft", "generate",
                         "produce", "prepare", "invent", "need", "want", "help", "put", "whip", "dash", "写", "起", "取",
                         "名", "想", "题", "创作", "撰写", "起草", "描写"),
     "imperative write": ("write", "compose", "draft", "craft", "pen"),
+    "genre request": tuple(_GENRES.split("|")),
     "take a role": ("you", "you're", "yourself", "be", "would", "以", "模仿"),
     "constraint puzzle": ("than", "beat", "beats", "outran", "outscored", "ahead", "before", "behind", "of", "比"),
     "deduction": ("all", "no", "some", "every", "所有"),
-    "currency conversion": ("usd", "eur", "gbp", "jpy", "cny", "rmb", "hkd", "krw", "aud", "cad", "chf", "btc", "dollar",
+    "currency conversion": (*_CURRENCIES.split("|"), "btc", "dollar",
                             "euro", "pound", "yen", "yuan", "美元", "欧元", "英镑", "日元", "人民币", "港币", "韩元"),
-    "currency pair": ("euro", "dollar", "pound", "yen", "yuan", "rupee", "peso", "franc", "ruble", "won", "usd", "eur",
-                      "gbp", "jpy", "cny", "rmb", "hkd", "aud", "cad", "chf", "一"),
+    "currency pair": ("euro", "dollar", "pound", "yen", "yuan", "rupee", "peso", "franc", "ruble", "won",
+                      *_CURRENCIES.split("|"), "一"),
     "titled work": ("《",),
     "historical date": ("in", "during", "since", "after", "before", "of"),
     "explain": ("how",),
@@ -484,7 +504,11 @@ PERCENT_OF = (
     r"\d+(?:\.\d+)?\s*%\s*(?:[a-z]+\s+)?(?:of|的|tip|tax|vat|discount|off|on|interest)[^.?!。？;]{0,20}?\d"
     r"|\d+(?:\.\d+)?\s*的\s*\d+(?:\.\d+)?\s*%|百分之[\d一二三四五六七八九十]+(?:点\d+)?的\d"
     r"|打[\d一二三四五六七八九]+(?:\.\d)?折|[\d一二三四五六七八九]折(?:后|以后|之后)"
+    r"|(?<![\d.,])\d+(?:[.,]\d+)*(?:(?!after|之后|以后)[^.?!。？;\d%]){1,24}?\d+(?:\.\d+)?\s*%\s*(?:[a-z]+\s+)?"
+    r"(?:tip|tax|vat|discount|off|interest|fee|commission|markup|税率|税|利率|手续费|提成|小费|折扣|服务费)"
 )
+"""A rate of an amount, the rate first ("18% of 240") or the amount first ("$186.40 with an 18% tip"; an amount
+"after" a rate is the result, and asking for the original is a word problem)."""
 LENGTH = (
     r"\bin (?:one|a single|\d+|two|three|five|ten) (?:sentences?|words?|paragraphs?|lines?|bullet points?)\b|"
     r"\bunder \d+ words|\bat most \d+ words|\bno more than \d+|[\d一二三四五六七八九十百]+字"
@@ -575,6 +599,8 @@ class Compiled:
     phrase_pairs: frozenset[tuple[str, str]]
     code_family: int
     imperative_family: int
+    advice_family: int
+    """Index of the "personal advice" family (without a first person it is a question about the world)."""
     """Index of the "imperative write" family (it does not count when the thing to write is code)."""
     """Index of the "code marks" family (error names found while reading words count for it)."""
     word: re.Pattern[str]
@@ -668,6 +694,7 @@ def compiled() -> Compiled:
         phrase_pairs=frozenset(phrases),
         code_family=next(i for i, f in enumerate(families) if f.name == "code marks"),
         imperative_family=next(i for i, f in enumerate(families) if f.name == "imperative write"),
+        advice_family=next(i for i, f in enumerate(families) if f.name == "personal advice"),
         word=re.compile(WORD),
         zh={k: tuple(sorted(v, key=lambda e: -len(e[0]))) for k, v in first.items()},
         zh_first=frozenset(first),

@@ -1,0 +1,98 @@
+"""Structural readings that single words cannot give, each the shape of a kind of work.
+
+* a current value: a subject whose value changes over time, asked about with "now/today" and
+  no numbers to compute with ("how much is X rn", "现在X是多少") is a look-up, not knowledge;
+* a recent result: "did <team> win" with a recent time is a score to look up;
+* calendar arithmetic: a weekday, a number of days and "what day" is a counting riddle whose
+  calendar is given, not a clock to read;
+* a rate riddle: one number repeated for workers, items and time ("3 cats catch 3 mice in 3
+  minutes") is the classic trick question, reasoning more than a word problem;
+* a unit conversion written in Chinese (a number with its unit, then "是几/多少" another unit);
+* a clock time said of now ("it's 3am") describes the moment, it is no entry to file.
+
+Patterns compile on first use (``router.lazyre``); most run only after a cheap substring test.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from router.lazyre import LazyPattern
+
+_VALUE_EN = LazyPattern(
+    r"\bhow much (?:is|are|does|do)\b|\b(?:trading|going|sitting|selling) (?:at|for)\b|"
+    r"\bwhat(?:'s|s| is| are)\b.{1,40}\bat\b(?! (?:home|work|school|night|the (?:end|start|moment)))|"
+    r"\b(?:price|prices|cost|costs|rate|rates|level|levels|value|worth|up or down)\b"
+)
+"""Questions after a value: "how much is", "trading at", "what's X at", a price or a rate."""
+_VALUE_ZH = LazyPattern(r"多少|什么价|啥价|几块|涨了|跌了|涨没涨|跌没跌|涨还是跌|行情|价位", ascii="")
+_PERSONAL = frozenset({"i", "i'm", "im", "i've", "my", "me", "mine", "you", "your", "you're", "we", "our", "us"})
+_RESULT = LazyPattern(r"\b(?:did|do|does|will)\b [\w' .&-]{1,30}? \b(?:win|lose|beat|draw|tie)\b")
+_RECENT = ("last night", "yesterday", "this weekend", "tonight", "today", "this morning", "this afternoon")
+_DAYS_AHEAD = LazyPattern(r"\d+\s*(?:days?|天)")
+_WHICH_DAY = ("what day", "which day", "星期几", "周几", "礼拜几", "day of the week")
+_WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday", "星期", "周", "礼拜")
+_INLINE_OPTIONS = LazyPattern(r"\ba[.)] .{1,80}\bb[.)] ")
+"""Lettered answers on one line ("A. 3 hours B. 6 hours"): an exam item lists its numbers as options."""
+_SPANS = ("minute", "hour", "day", "week", "分钟", "小时", "天")
+_ZH_UNITS = "厘米|公分|毫米|米|公里|千米|英里|英尺|英寸|码|斤|公斤|千克|克|磅|盎司|升|毫升|加仑|摄氏度|华氏度|亩|平方米|平方英尺"
+_ZH_CONVERSION = LazyPattern(
+    rf"\d+(?:\.\d+)?\s*(?:{_ZH_UNITS})[^，。？?！!]{{0,4}}(?:是|等于|合|折合|换成|换算成|相当于)[^，。？?]{{0,3}}(?:几|多少)",
+    ascii="",
+)
+_NOW_CLOCK = LazyPattern(
+    r"\b(?:it's|it is|its) (?:already |almost |nearly |like |now |past )?\d{1,2}(?::\d{2})?\s*(?:am|pm|a\.m\.|p\.m\.|o'clock)|"
+    r"(?:已经|都)[\d一二三四五六七八九十两]+点(?:多|半)?了",
+    ascii=r"\b(?:it's|it is|its) (?:already |almost |nearly |like |now |past )?\d{1,2}(?::\d{2})?\s*(?:am|pm|a\.m\.|p\.m\.|o'clock)",
+)
+
+
+def current_value(low: str, present: set[str], has_cjk: bool) -> str | None:
+    """The cue of a question after a value that changes over time (the caller checks "now/today",
+    the absence of operands and of talk about oneself)."""
+    if has_cjk:
+        if "我" in low or "你" in low:
+            return None
+        found = _VALUE_ZH.search(low)
+        if found:
+            return found.group(0)
+    if not present.isdisjoint(_PERSONAL):
+        return None
+    found = _VALUE_EN.search(low)
+    return found.group(0) if found else None
+
+
+def recent_result(low: str) -> str | None:
+    """'did the <team> win last night': a result to look up."""
+    if not any(r in low for r in _RECENT):
+        return None
+    found = _RESULT.search(low)
+    return found.group(0) if found else None
+
+
+def calendar_arithmetic(low: str) -> bool:
+    """A weekday, a count of days and a question for the day: the riddle gives its own calendar."""
+    return (any(w in low for w in _WHICH_DAY) and any(w in low for w in _WEEKDAYS)
+            and _DAYS_AHEAD.search(low) is not None)
+
+
+def rate_riddle(numbers: list[str], low: str) -> bool:
+    """The same number for the workers, the items and the time ("5 machines, 5 minutes, 5 widgets")."""
+    written = [n for n in numbers if n[0].isdigit()]  # a Chinese numeral may be a unit's prefix (千米)
+    if len(written) < 3 or not any(s in low for s in _SPANS) or _INLINE_OPTIONS.search(low):
+        return False
+    return Counter(written).most_common(1)[0][1] >= 3
+
+
+def zh_conversion(low: str) -> str | None:
+    """'175厘米是几英尺': a quantity with its unit asked in another unit."""
+    found = _ZH_CONVERSION.search(low)
+    return found.group(0) if found else None
+
+
+def clock_now(low: str) -> bool:
+    """'it's 3am', '都十二点了': the time of the moment spoken of, not an entry."""
+    return _NOW_CLOCK.search(low) is not None
+
+
+__all__ = ["calendar_arithmetic", "clock_now", "current_value", "rate_riddle", "recent_result", "zh_conversion"]
