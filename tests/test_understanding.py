@@ -124,6 +124,28 @@ def test_task_types_on_new_phrasing(question: str, task: str) -> None:
         ("from this invoice pull the total, due date and vendor: 'ACME Ltd, due 3 May, total $1,240'", "extraction"),
         ("tldr this: The city council voted 7-2 on Tuesday to extend the bike lane network by 12 miles over the next "
          "two years, funded by a parking levy.", "translation"),
+        # natural_holdout9's kinds (new phrasings): apostrophes left out; a service running or down; market
+        # sessions; the day's sunrise
+        ("whos leading the tour de france right now", "live_data"),
+        ("is gmail down for everyone or just me", "live_data"),
+        ("is the northern line running on time", "live_data"),
+        ("tsla after hours trading?", "live_data"),
+        ("when's sunrise in denver tomorrow", "live_data"),
+        ("北京地铁现在正常运行吗", "live_data"),
+        # "make a csv of ...: <items>"; a language's short name; family and ordering riddles
+        ("make a csv of the names and ages: Ana 31, Ben 27, Cy 45", "extraction"),
+        ("how does a hash table work in js", "coding"),
+        ("a woman has 3 sons and each son has a sister. how many children does she have", "reasoning"),
+        ("老王比老李大，老李比老张大，谁最大？", "reasoning"),
+        # rewrites asked as "make this more ..." or "fix my wording"; "X文什么意思" is a translation
+        ("make this text more upbeat: 'The event is cancelled.'", "translation"),
+        ("fix my wording: 'we was late cause traffic'", "translation"),
+        ("这句法文什么意思：Je suis fatigué.", "translation"),
+        # "feeling <state>" and laughter are talk; a title's words are the work's name; movements by their artists
+        ("feeling pretty down tonight tbh", "chat"),
+        ("嘿嘿，今天终于放假了", "chat"),
+        ("《活着》这本书主要讲了什么", "humanities"),
+        ("what did the surrealists want to achieve", "humanities"),
     ],
 )
 def test_task_types_by_kind(question: str, task: str) -> None:

@@ -109,6 +109,13 @@ _FLAGS = ("exact_figure", "format", "length", "proof", "options", "code")
 _ASKING_OPENERS = frozenset({"is", "are", "was", "were", "will", "does", "did", "any", "am", "isn't", "aren't", "won't",
                              "didn't", "doesn't", "wasn't", "anyone", "anybody"})
 """A line that opens with one of these asks, with or without a question mark ("is it gonna rain later")."""
+_BARE_CONTRACTION = LazyPattern(
+    r"\b(?:(?:who|what|how|where|there|that)s|(?:do|ca|wo|is|are|does|did|was|were|could|should|would|have|has)nt|"
+    r"im|ive|youre|theyre)\b"
+)
+_TITLE = LazyPattern(r"《[^》]{1,20}》", ascii="")
+"""A title's words are the work's name ("《百年孤独》" is a novel, not a feeling)."""
+_BARE_WORDS = {"im": "i'm", "ive": "i've", "youre": "you're", "theyre": "they're", "cant": "can't", "wont": "won't"}
 _CURRENT_CHARS = 120
 _RIDDLE_CHARS = 160
 """A rate riddle is one short sentence; a long word problem repeats its numbers for other reasons."""
@@ -132,6 +139,9 @@ def _understand(text: str) -> Understanding:
         body = body[: _MAX_CHARS // 2] + "\n" + body[-_MAX_CHARS // 2 :]
     c = compiled()
     low = body.lower()
+    if "'" not in low and (contracted := _BARE_CONTRACTION.search(low)) is not None:
+        # "whos", "whats", "cant", "im": the apostrophe casual typing leaves out
+        low = low[: contracted.start()] + _BARE_CONTRACTION.sub(_apostrophe, low[contracted.start():])
     digits = _DIGIT.search(low) is not None
     scores = dict.fromkeys(TASK_TYPES, 0.0)
     evidence: list[tuple[str, str, float]] = []
@@ -295,8 +305,10 @@ def _understand(text: str) -> Understanding:
         scores["live_data"] *= 0.5
     if scores["live_data"] >= 0.8 and "deictic" in signals and len(body) <= _SCHEDULE_CHARS:
         scores["live_data"] += 1.4
+    elif "deictic" not in signals and len(body) > _PATTERN_CHARS:
+        scores["live_data"] = min(scores["live_data"], 1.0)  # a long text's storms and strikes are its story
     small_talk = not question_form and ("greeting/thanks" in names or "feelings" in names)
-    if lettered:  # an exam item's options are all it needs
+    if lettered or (scores["live_data"] > 0 and readings.inline_options(low)):  # an exam item's options are all it needs
         scores["live_data"] = 0.0
     if text_work or material or small_talk or not _PUZZLE.isdisjoint(names):
         # the text's (the puzzle's premises', a remark's) weather and clock words are not a look-up
@@ -360,6 +372,14 @@ def _understand(text: str) -> Understanding:
     )
 
 
+def _apostrophe(found: re.Match[str]) -> str:
+    """The word with its apostrophe put back."""
+    word = found.group(0)
+    if word in _BARE_WORDS:
+        return _BARE_WORDS[word]
+    return word[:-1] + "'s" if word.endswith("s") else word[:-2] + "n't"
+
+
 def _opens(term: str, low: str, tokens: list[str]) -> bool:
     """Whether a greeting term is among the first words of the text (a Chinese one: its first characters)."""
     if " " in term:
@@ -413,9 +433,10 @@ def _family_hits(
         hits.setdefault(c.code_family, "error name")
     if has_cjk:
         zh = c.zh
-        for char in c.zh_first.intersection(low):
+        terms_in = _TITLE.sub("《》", low) if "《" in low else low
+        for char in c.zh_first.intersection(terms_in):
             for term, indices in zh[char]:
-                if term in low:
+                if term in terms_in:
                     for index in indices:
                         hits.setdefault(index, term)
     marks = (any(mark in low for mark in _CODE_HINTS) or low.rstrip().endswith(";")

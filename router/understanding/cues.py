@@ -36,7 +36,7 @@ FAMILIES: tuple[tuple[str, str, float, str, str, str], ...] = (
      "翻译|翻成|译成|译为|翻一下", ""),
     ("translation", "say it in a language", 3.5, "", "用英文怎么说|用中文怎么说|怎么说|怎么翻|地道|成英文|成中文|为英文|为中文",
      rf"how (?:do|would|can) (?:you|i|we) say .{{1,80}} in (?:{_LANG_RE})|what does .{{1,60}} mean in (?:{_LANG_RE})|"
-     rf"(?:into|to) (?:{_LANG_RE})[.:?!]?$|(?:{_ZH_LANGS})(?:里|中)?.{{0,20}}是什么意思"),
+     rf"(?:into|to) (?:{_LANG_RE})[.:?!]?$|(?:{_ZH_LANGS})(?:里|中)?.{{0,20}}是?什么意思"),
     ("translation", "rewrite verb", 3.8,
      "rewrite|re-write|rephrase|paraphrase|reword|proofread|polish this|polish my|friendlier|politer|"
      "more polite|less blunt|more formal|less formal|more professional|more casual|sound more|sound less|"
@@ -45,9 +45,13 @@ FAMILIES: tuple[tuple[str, str, float, str, str, str], ...] = (
      "fix the grammar|correct the grammar|fix my grammar|check the grammar|check my grammar|grammar mistakes|"
      "grammatical errors|grammar errors|fix the spelling|correct the spelling|fix the typos|fix typos|more concise|"
      "less wordy|tighten this|tighten up|make this shorter|make it shorter|make this clearer|make it clearer|"
-     "plain english|plain language|simpler words|correct this|correct the following|correct my|correct these",
+     "plain english|plain language|simpler words|correct this|correct the following|correct my|correct these|"
+     "fix my english|correct my english|improve my english|check my english|fix my writing|fix the wording|fix my wording|"
+     "fix this sentence|fix this text",
      "改写|重写|改成|润色|改得|改一下|修改一下这|换个说法|换种说法|委婉|更礼貌|更正式|正式一点|口语化|书面语|换个语气|改语气|"
-     "缩写成|缩短|改病句|修改病句|语病|错别字|纠正语法|语法错误", ""),
+     "缩写成|缩短|改病句|修改病句|语病|错别字|纠正语法|语法错误",
+     r"\bmake (?:this|it|that|these|my \w+)(?: (?:email|message|text|sentence|paragraph|note|reply|post|letter))? "
+     r"(?:sound )?(?:more|less|a bit|a little|slightly|way)\b"),
     ("translation", "summarise verb", 3.8,
      "summarize|summarise|summarized|summarised|sum up|condense|tl dr|tldr|give me the gist|key points of|"
      "give me a summary|quick summary|short summary|the short version",
@@ -68,7 +72,8 @@ FAMILIES: tuple[tuple[str, str, float, str, str, str], ...] = (
      "dataframe|groupby|pyspark|spark|pytorch|tensorflow|jupyter|sklearn|scikit-learn|matplotlib|pyplot|jquery|"
      "next.js|nextjs|webpack|graphql|redis|kafka|nginx|terraform|ansible|cors|localhost|oauth|jwt|websocket|vue3|"
      "vue2|python3|es6|html5|css3|cron|crontab|cronjob|cron job|cron expression|datetime|strftime|strptime|unix timestamp|"
-     "epoch time|vscode|vs code|intellij|xcode|kubectl",
+     "epoch time|vscode|vs code|intellij|xcode|kubectl|js|jsx|tsx|csharp|dotnet|.net|laravel|rails|big o|big-o|"
+     "time complexity|space complexity|quicksort|mergesort|heapsort|bubble sort|binary search|hash table",
      "代码|编程|程序|脚本|接口|报错|编译|调试|算法|数据结构|链表|二叉树|数组|哈希|递归|并发|线程|前端|后端|数据库|正则|"
      "爬虫|单元测试|重构|部署|类型错误|内存泄漏|缓存|c语言|写一个函数|写个函数|实现一个函数|字符串|编写|定时任务|时间戳|"
      "go语言|用go|go写|go里|js里|js中|用js|ts里|用ts", ""),
@@ -133,7 +138,8 @@ FAMILIES: tuple[tuple[str, str, float, str, str, str], ...] = (
      r"outscored|finished ahead of|finished before|is ahead of|is behind) .{1,40}"
      r"(?:(?:taller|shorter|older|younger|heavier|lighter|faster|slower|richer|smarter) than|beats|beat|outran|"
      r"outscored|finished ahead of|finished before|is ahead of|is behind)|"
-     r"比[^\d，。,]{1,4}(?:高|矮|年长|年轻|重|轻|快|慢|聪明|早)[^\d]{0,12}比[^\d，。,]{1,4}(?:高|矮|年长|年轻|重|轻|快|慢|聪明|早)|"
+     r"比[^\d，。,]{1,4}(?:高|矮|大|小|年长|年轻|重|轻|快|慢|聪明|早)[^\d]{0,12}比[^\d，。,]{1,4}(?:高|矮|大|小|年长|年轻|重|轻|快|慢|聪明|早)|"
+     r"(?:daughters?|sons?|brothers?|sisters?|siblings)\b.{0,60}\bhow many (?:children|kids|brothers|sisters|siblings|sons|daughters)|"
      r"(?:brother|sister|father|mother|son|daughter|uncle|aunt|cousin|husband|wife) of .{1,30}"
      r"(?:brother|sister|father|mother|son|daughter|uncle|aunt|cousin|husband|wife) of"),
     ("reasoning", "deduction", 2.6,
@@ -163,7 +169,9 @@ FAMILIES: tuple[tuple[str, str, float, str, str, str], ...] = (
      r"convert (?:this|these|it)(?: \w+){0,2} (?:into|to) (?:a )?(?:table|json|csv|yaml|list)|"
      r"(?:list|find) (?:all|every) .{1,40} (?:in|from|mentioned)|every \w+(?: address| number| name)e?s? .{0,30}from|"
      r"按照?.{0,12}格式|按.{0,6}模板|"
-     r"\bfrom (?:this|that|these|the following|the above|the) [\w-]+(?: [\w-]+)?,? (?:get|pull|grab|give me|list|find|take|copy)\b"),
+     r"\bfrom (?:this|that|these|the following|the above|the) [\w-]+(?: [\w-]+)?,? (?:get|pull|grab|give me|list|find|take|copy)\b|"
+     r"\b(?:make|create|build|give me|put together) (?:me )?(?:a |an )?(?:json|csv|yaml|table|spreadsheet)\b(?! schema)"
+     r"[^:：\n]{0,60}[:：]"),
     ("extraction", "operation on items", 1.6,
      "classify|categorize|categorise|label each|tag each|rate each|score each|sort these|sort the following|"
      "group these|identify the|identify all|identify every|identify each|list every|list all|find every|find all|"
@@ -245,13 +253,15 @@ FAMILIES: tuple[tuple[str, str, float, str, str, str], ...] = (
      "taxation|immigration|healthcare system|berlin wall|cold war|world war|the fall of|rise and fall|collapse of|"
      "great depression|new deal|gold standard|hyperinflation|leadership|napoleon|caesar|alexander the great|"
      "buddhism|hinduism|islam|christianity|judaism|taoism|confucianism|liberty|freedom of speech|utilitarian|"
-     "magna carta|civil rights|human rights",
+     "magna carta|civil rights|human rights|communist|socialist|marxist|fascist|fascism|liberalism|conservatism|"
+     "anarchism|manifesto|impressionist|impressionists|expressionist|cubism|cubist|surrealism|surrealist|romanticism|"
+     "modernism|postmodernism|art movement",
      "历史|朝代|王朝|皇帝|秦朝|汉朝|唐朝|宋朝|元朝|明朝|清朝|三国|战国|春秋|革命|战争|哲学|孔子|孟子|老子|庄子|儒家|"
      "道家|伦理|道德|文学|小说|诗人|作家|红楼梦|西游记|水浒|绘画|艺术|宗教|神话|文化|社会学|政治|民主|宪法|法律|音乐|"
      "电影|人物形象|性格特点|重文轻武|近代史|现代史|古代史|世界史|通史|史学|史料|发展史|思想|改革|变法|文艺复兴|启蒙运动|古希腊|古罗马|中世纪|殖民|帝国|王国|社会|"
      "经济|通货膨胀|通胀|央行|货币政策|财政|主义|思潮|流派|美学|诗词|唐诗|宋词|典故|文言|古文|作品|意象|修辞|礼仪|习俗|"
      "传统|纪录片|建筑风格|统治|封建|诸侯|君主|皇权|朝廷|始皇|王朝|变革|全球化|帝|儒|诸子|百家|主题|赏析|鉴赏|解读|寓意|"
-     "象征|的理解|世界大战|一战|二战|冷战|抗战|战役", ""),
+     "象征|的理解|世界大战|一战|二战|冷战|抗战|战役|理学|心学|玄学|禅宗|佛学|经学|思想家|哲学家", ""),
     ("humanities", "titled work", 1.6, "", "", r"《[^》]{1,20}》"),
     ("humanities", "historical date", 1.6, "", "公元|世纪|年代",
      r"\b\d{1,2}(?:st|nd|rd|th)[- ]century\b|"
@@ -285,9 +295,11 @@ FAMILIES: tuple[tuple[str, str, float, str, str, str], ...] = (
      "burnt out|exhausted|heartbroken|homesick|cheer me up|need to talk|just want to talk|driving me nuts|"
      "driving me crazy|drives me crazy|so annoying|i keep|feeling down|a bit down|feeling low|can we talk|"
      "can we just talk|just talk|can't stop shaking|haha|lol|scared|freaking out|can't sleep|cant sleep|couldn't sleep|"
-     "ugh|omg|sigh|yay|meh|im tired|im sad|im bored|im stressed|im nervous|im so",
-     "好困|好累|好烦|难过|伤心|开心|郁闷|焦虑|压力大|压力好大|压力很大|紧张|孤独|无聊|想哭|心情|失眠|陪我聊|聊会儿|聊聊天|"
-     "舍不得|痛苦|崩溃|烦死|累死|困死|难受|好慌|慌|害怕|担心|激动|起不来", ""),
+     "ugh|omg|sigh|yay|meh|worst day|best day|horrible day|terrible day|awful day|great day|crazy day",
+     "哈哈|嘿嘿|呜呜|好困|好累|好烦|难过|伤心|开心|郁闷|焦虑|压力大|压力好大|压力很大|紧张|孤独|无聊|想哭|心情|失眠|陪我聊|聊会儿|聊聊天|"
+     "舍不得|痛苦|崩溃|烦死|累死|困死|难受|好慌|慌|害怕|担心|激动|起不来",
+     r"\bfeel(?:ing)? (?:so |really |very |kinda |pretty |super )?(?:great|good|awesome|amazing|better|worse|bad|"
+     r"terrible|awful|happy|down|low|off|sick|lonely|stressed|anxious)\b"),
     ("chat", "personal advice", 2.0,
      "any tips|any advice|what should i do|is it too much|is that too much|is this too much|is that normal|"
      "is it normal|is this normal|is that ok|is that okay|is that bad|is it bad|is it healthy|is that healthy|"
@@ -308,9 +320,11 @@ FAMILIES: tuple[tuple[str, str, float, str, str, str], ...] = (
     ("live_data", "temperature question", 1.0, "", "", r"(?:多少|几)度(?!角)"),
     ("live_data", "market data", 3.0,
      "exchange rate|stock price|share price|price of gold|price of oil|price of bitcoin|market cap|gold price|"
-     "oil price|forex|quote for|stock doing|stocks doing",
+     "oil price|forex|quote for|stock doing|stocks doing|premarket|pre-market|after-hours trading|after hours trading",
      "汇率|股价|行情|市值|金价|油价|币价|报价|涨跌|收盘|开盘|指数", ""),
     ("live_data", "price now", 0.8, "price|prices|priced|worth|temperature", "价格|价钱|多少钱", ""),
+    ("live_data", "daily value", 0.8, "sunset|sunrise|sun set|sun rise|high tide|low tide|tide times|moonrise",
+     "日落|日出|涨潮|退潮", ""),
     ("live_data", "currency pair", 2.8, "", "",
      r"\b(?:a|one|1) (?:euro|dollar|us dollar|pound|yen|yuan|rupee|peso|franc|ruble|won)s? (?:in|to|into|against) "
      r"(?:euros?|dollars?|us dollars|pounds?|yen|yuan|rupees?|pesos?|francs?|rubles?|won)\b|"
@@ -336,9 +350,12 @@ FAMILIES: tuple[tuple[str, str, float, str, str, str], ...] = (
      "traffic|traffic now|traffic today|traffic report|jammed|traffic jam|congestion|gridlock|road closures|backed up|flight status|delayed|score of|final score|who won|opening hours|"
      "open now|in stock|tracking|still closed|still open|still shut|still delayed|still cancelled|still canceled|"
      "still on strike|closed today|open today|outage|outages|the score|current score|live score|standings|leaderboard|"
-     "league table|who's winning|who is winning|who's leading|who is leading|up or down",
+     "league table|who's winning|who is winning|who's leading|who is leading|up or down|running normally|"
+     "running on time|disruption|disruptions|on strike|a strike|walkout|down right now|down for everyone",
      "路况|堵车吗|航班|比分|赛果|谁赢了|营业时间|余票|快递到哪|物流|赢了吗|输了吗|赢了没|输了没|赢没赢|战况|赛况|积分榜|"
-     "停运|停飞|开门了吗|还开着吗", ""),
+     "停运|停飞|开门了吗|还开着吗|还在运营|正常运营|正常运行|延误|晚点|宕机|崩了吗|挂了吗",
+     r"\b(?:is|are) (?!it\b|that\b|this\b|i\b|you\b|he\b|she\b|we\b|they\b)[\w.]+(?: [\w.]+)? "
+     r"(?:down|offline|not working|not loading)\b"),
     ("live_data", "lookup verb", 1.8, "look up|lookup|search|search for|google it|google this|fetch|find out|browse",
      "查一下|查询|查查|查下|搜索|搜一下|帮我查|上网查|检索", ""),
     # --- schedule: an explicit request to file a dated item -------------------------------------
@@ -412,10 +429,11 @@ OPTION_FAMILIES: tuple[tuple[str, float, str, str, str], ...] = (
      "which is best|which is the best|which is more|which to choose|pick one|choose one|recommend one|should i choose|should i pick|should i go with|"
      "should i take|should i learn|should i buy|should i rent|should i accept|choose between|pick between|"
      "decide between|or should|what should i choose|which of|pick the best|choose the best|how should i decide|"
-     "how do i decide|how do i choose|how should i choose",
+     "how do i decide|how do i choose|how should i choose|tell me which|which to|which first|which one first",
      "哪个|哪种|哪一个|哪家|选哪|怎么选|如何选|该选|选择哪|怎么决策|如何决策",
      r"which \w+ (?:should|would|is better|to (?:choose|pick|buy|use))|^[\w' .&+-]{1,30} (?:or|vs\.?|versus) "
-     r"[\w' .&+-]{1,30}[^?\n]{0,80}\?|哪[里儿]?.{0,6}(?:更?好|合适|划算)[？?呢]|选.{1,10}还是|还是.{1,12}(?:好|合适|划算)[？?]"),
+     r"[\w' .&+-]{1,30}[^?\n]{0,80}\?|哪[里儿]?.{0,6}(?:更?好|合适|划算)[？?呢]|选.{1,10}还是|还是.{1,12}(?:好|合适|划算)[？?]|"
+     r"(?:该|应该|要不要|是)(?:用|选|买|去|学|报|租|住|换)?[^，。？?]{1,12}还是[^，。？?]{1,12}[？?]?$"),
     ("comparison", 2.2,
      "compare|comparison|versus|vs|vs.|pros and cons|trade-off|trade-offs|tradeoff|tradeoffs|weigh|better|worse|"
      "advantages and disadvantages|worth it|more cost-effective|strengths and weaknesses",
@@ -449,7 +467,8 @@ OPTION_FAMILIES: tuple[tuple[str, float, str, str, str], ...] = (
 HINTS: dict[str, tuple[str, ...]] = {
     "say it in a language": (*_LANGS.split(), *_ZH_LANGS.split("|")),
     "quantity comparison": ("which is", "哪个", "谁"),
-    "extraction request": ("turn", "convert", "list", "find", "every", "from", "按"),
+    "extraction request": ("turn", "convert", "list", "find", "every", "from", "json", "csv", "yaml", "table",
+                           "spreadsheet", "按"),
     "template fields": ("time", "person", "时间", "人物"),
     "compose a piece": ("write", "compose", "draft", "create", "give", "make", "come", "pen", "craft", "generate",
                         "produce", "prepare", "invent", "need", "want", "help", "put", "whip", "dash", "写", "起", "取",
@@ -457,7 +476,11 @@ HINTS: dict[str, tuple[str, ...]] = {
     "imperative write": ("write", "compose", "draft", "craft", "pen"),
     "genre request": tuple(_GENRES.split("|")),
     "take a role": ("you", "you're", "yourself", "be", "would", "以", "模仿"),
-    "constraint puzzle": ("than", "beat", "beats", "outran", "outscored", "ahead", "before", "behind", "of", "比"),
+    "constraint puzzle": ("than", "beat", "beats", "outran", "outscored", "ahead", "before", "behind", "of", "比",
+                          "daughter", "daughters", "son", "sons", "brother", "brothers", "sister", "sisters", "siblings"),
+    "live status": ("down", "offline", "working", "loading"),
+    "feelings": ("feel", "feeling"),
+    "rewrite verb": ("make",),
     "deduction": ("all", "no", "some", "every", "所有"),
     "currency conversion": (*_CURRENCIES.split("|"), "btc", "dollar",
                             "euro", "pound", "yen", "yuan", "美元", "欧元", "英镑", "日元", "人民币", "港币", "韩元"),
@@ -505,7 +528,7 @@ PERCENT_OF = (
     r"|\d+(?:\.\d+)?\s*的\s*\d+(?:\.\d+)?\s*%|百分之[\d一二三四五六七八九十]+(?:点\d+)?的\d"
     r"|打[\d一二三四五六七八九]+(?:\.\d)?折|[\d一二三四五六七八九]折(?:后|以后|之后)"
     r"|(?<![\d.,])\d+(?:[.,]\d+)*(?:(?!after|之后|以后)[^.?!。？;\d%]){1,24}?\d+(?:\.\d+)?\s*%\s*(?:[a-z]+\s+)?"
-    r"(?:tip|tax|vat|discount|off|interest|fee|commission|markup|税率|税|利率|手续费|提成|小费|折扣|服务费)"
+    r"[交缴扣收付的]?(?:tip|tax|vat|discount|off|interest|fee|commission|markup|税率|税|利率|手续费|提成|小费|折扣|服务费)"
 )
 """A rate of an amount, the rate first ("18% of 240") or the amount first ("$186.40 with an 18% tip"; an amount
 "after" a rate is the result, and asking for the original is a word problem)."""

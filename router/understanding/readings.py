@@ -32,7 +32,7 @@ _RECENT = ("last night", "yesterday", "this weekend", "tonight", "today", "this 
 _DAYS_AHEAD = LazyPattern(r"\d+\s*(?:days?|天)")
 _WHICH_DAY = ("what day", "which day", "星期几", "周几", "礼拜几", "day of the week")
 _WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday", "星期", "周", "礼拜")
-_INLINE_OPTIONS = LazyPattern(r"\ba[.)] .{1,80}\bb[.)] ")
+_INLINE_OPTIONS = LazyPattern(r"\ba[.)] .{1,80}\bb[.)] |\na[.)] [^\n]+\nb[.)] ")
 """Lettered answers on one line ("A. 3 hours B. 6 hours"): an exam item lists its numbers as options."""
 _SPANS = ("minute", "hour", "day", "week", "分钟", "小时", "天")
 _ZH_UNITS = "厘米|公分|毫米|米|公里|千米|英里|英尺|英寸|码|斤|公斤|千克|克|磅|盎司|升|毫升|加仑|摄氏度|华氏度|亩|平方米|平方英尺"
@@ -84,6 +84,11 @@ def rate_riddle(numbers: list[str], low: str) -> bool:
     return Counter(written).most_common(1)[0][1] >= 3
 
 
+def inline_options(low: str) -> bool:
+    """Lettered answers on one line: an exam item, whose options are all it needs."""
+    return _INLINE_OPTIONS.search(low) is not None
+
+
 def zh_conversion(low: str) -> str | None:
     """'175厘米是几英尺': a quantity with its unit asked in another unit."""
     found = _ZH_CONVERSION.search(low)
@@ -95,4 +100,5 @@ def clock_now(low: str) -> bool:
     return _NOW_CLOCK.search(low) is not None
 
 
-__all__ = ["calendar_arithmetic", "clock_now", "current_value", "rate_riddle", "recent_result", "zh_conversion"]
+__all__ = ["calendar_arithmetic", "clock_now", "current_value", "inline_options", "rate_riddle", "recent_result",
+           "zh_conversion"]
