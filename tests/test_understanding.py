@@ -146,6 +146,27 @@ def test_task_types_on_new_phrasing(question: str, task: str) -> None:
         ("嘿嘿，今天终于放假了", "chat"),
         ("《活着》这本书主要讲了什么", "humanities"),
         ("what did the surrealists want to achieve", "humanities"),
+        # natural_holdout10's kinds (new phrasings): a place's or a service's state today, the weather asked as
+        # "is it <weather>", the next departure, a rate "in the US"
+        ("is the louvre open today", "live_data"),
+        ("are flights out of denver delayed right now", "live_data"),
+        ("is it raining in glasgow", "live_data"),
+        ("next train to oxford from paddington", "live_data"),
+        ("What's the current prime rate in the US?", "live_data"),
+        ("上海今天空气好吗", "live_data"),
+        # "how can I schedule ..." asks how, it files nothing
+        ("how can i schedule a bash script to run at midnight on a mac", "coding"),
+        # a sequence to continue and a turn-and-face riddle are puzzles
+        ("what number comes next: 1, 4, 9, 16, ?", "reasoning"),
+        ("i face east and turn left twice, which direction am i facing now", "reasoning"),
+        # a greeting after the colon is the text's; "be a <role> giving ..." hands over a character
+        ("rewrite as a polite message: hi team, stop booking the big room without asking", "translation"),
+        ("be a strict drill sergeant giving me a workout", "roleplay"),
+        # schools of thought; "如何理解“...”" interprets a saying
+        ("what did the epicureans believe about pleasure", "humanities"),
+        ("如何理解“知行合一”", "humanities"),
+        ("collect all the emails from this: a@x.com, b@y.org, c@z.net", "extraction"),
+        ("帮我缩写一下：下周起食堂午餐时间调整为十一点半到一点，请各部门错峰就餐，避免拥挤。", "translation"),
     ],
 )
 def test_task_types_by_kind(question: str, task: str) -> None:

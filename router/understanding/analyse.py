@@ -116,6 +116,8 @@ _BARE_CONTRACTION = LazyPattern(
 _TITLE = LazyPattern(r"《[^》]{1,20}》", ascii="")
 """A title's words are the work's name ("《百年孤独》" is a novel, not a feeling)."""
 _BARE_WORDS = {"im": "i'm", "ive": "i've", "youre": "you're", "theyre": "they're", "cant": "can't", "wont": "won't"}
+_HOW_TO = ("how do i", "how can i", "how to ", "how would i", "how do you", "how should i", "怎么设置", "如何设置",
+           "怎么让", "如何让", "怎么才能", "如何才能")
 _CURRENT_CHARS = 120
 _RIDDLE_CHARS = 160
 """A rate riddle is one short sentence; a long word problem repeats its numbers for other reasons."""
@@ -173,6 +175,10 @@ def _understand(text: str) -> Understanding:
         weight = c.families[c.advice_family].weight
         scores["chat"] -= weight
         scores["knowledge"] += weight
+    if "calendar request" in names and any(h in low for h in _HOW_TO):
+        # "how do I schedule a script to run every monday": asks how to do it, files nothing
+        scores["schedule"] -= c.families[c.calendar_family].weight
+        names.discard("calendar request")
     if "imperative write" in names and scores["coding"] > 0:
         # "Write a python function ...": the thing to write is code, not a piece of prose
         scores["writing"] -= c.families[c.imperative_family].weight
@@ -385,8 +391,15 @@ def _opens(term: str, low: str, tokens: list[str]) -> bool:
     if " " in term:
         return True
     if term.isascii():
-        return term in tokens[:_GREETING_WORDS]
+        colon = low.find(":")  # "turn this into a formal email: hey boss, ...": the greeting is the text's
+        return term in tokens[:_GREETING_WORDS] and (colon == -1 or not _opens_after(term, low, colon))
     return 0 <= low.find(term) < _GREETING_WORDS
+
+
+def _opens_after(term: str, low: str, colon: int) -> bool:
+    """Whether the greeting's first occurrence as a word comes after the colon."""
+    at = re.search(rf"(?<![a-z]){re.escape(term)}(?![a-z])", low)
+    return at is not None and at.start() > colon
 
 
 def _has_material(body: str, low: str, lettered: bool) -> bool:

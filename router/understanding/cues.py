@@ -49,7 +49,7 @@ FAMILIES: tuple[tuple[str, str, float, str, str, str], ...] = (
      "fix my english|correct my english|improve my english|check my english|fix my writing|fix the wording|fix my wording|"
      "fix this sentence|fix this text",
      "改写|重写|改成|润色|改得|改一下|修改一下这|换个说法|换种说法|委婉|更礼貌|更正式|正式一点|口语化|书面语|换个语气|改语气|"
-     "缩写成|缩短|改病句|修改病句|语病|错别字|纠正语法|语法错误",
+     "缩写成|缩写一下|缩写这|缩写下面|缩写以下|缩短|改病句|修改病句|语病|错别字|纠正语法|语法错误",
      r"\bmake (?:this|it|that|these|my \w+)(?: (?:email|message|text|sentence|paragraph|note|reply|post|letter))? "
      r"(?:sound )?(?:more|less|a bit|a little|slightly|way)\b"),
     ("translation", "summarise verb", 3.8,
@@ -108,14 +108,16 @@ FAMILIES: tuple[tuple[str, str, float, str, str, str], ...] = (
     ("maths", "exact finance", 1.4,
      "compound interest|compounded|compounded monthly|compounded annually|monthly payment|monthly installment|"
      "monthly repayment|mortgage|amortization|amortisation|loan payment|loan repayment|apr|annual percentage|"
-     "future value|present value|npv|irr|annuity|interest rate|simple interest|interest",
+     "future value|present value|npv|irr|annuity|interest rate|simple interest|interest|loan|loans|"
+     "repay|repayments|installments|instalments",
      "复利|利滚利|等额本息|等额本金|月供|房贷|车贷|贷款|年化|利率|本息|现值|终值|每月还|每个月还", ""),
     # --- multi-step reasoning --------------------------------------------------------------------
     ("reasoning", "logic puzzle", 3.0,
      "puzzle|riddle|brain teaser|brainteaser|logic|logical|lying|liar|liars|tells the truth|tell the truth|"
      "truth-teller|paradox|syllogism|definitely|necessarily true|must be true|deduce|infer|trick question|"
-     "who is right|who is in the",
-     "谜题|脑筋急转弯|逻辑|说谎|说真话|真话|假话|推断|悖论|谁是|哪里去了|去哪了|到底谁", ""),
+     "who is right|who is in the|next number|next term|comes next|missing number|next in the sequence|"
+     "which direction|which way am i|am i facing|are you facing|am i now facing",
+     "谜题|脑筋急转弯|逻辑|说谎|说真话|真话|假话|推断|悖论|谁是|哪里去了|去哪了|到底谁|找规律|下一个数|填什么数|面朝哪|朝哪个方向", ""),
     ("reasoning", "constraint puzzle", 2.4,
      "exactly one|only one of|each own|each owns|each has a different|each have a different|a different pet|"
      "without looking|labelled wrongly|labeled wrongly|wrongly labelled|wrongly labeled|all labelled|"
@@ -178,7 +180,8 @@ FAMILIES: tuple[tuple[str, str, float, str, str, str], ...] = (
      "name every|name all|pick out|for each of|each of these|return a list|in json|as json|as a table|as yaml|"
      "mentioned in|people mentioned|person mentioned|places mentioned|dates mentioned|names mentioned|"
      "attachments mentioned|companies mentioned|named in|listed in|stated in|according to the text|"
-     "according to the passage|get all|get every|out of this|from this text|from the text|from this passage|"
+     "according to the passage|get all|get every|grab all|grab every|pull all|pull every|collect all|collect every|"
+     "gather all|out of this|from this text|from the text|from this passage|"
      "from the passage|sentiment of|the sentiment|of each|for each|count how many|how many times each|tally|"
      "are mentioned|is mentioned|were mentioned|was mentioned|are named|are listed|mark each|label them|mark them|"
      "rate them|score them|give each|sentiment score|"
@@ -230,7 +233,8 @@ FAMILIES: tuple[tuple[str, str, float, str, str, str], ...] = (
      r"(?:imagine|suppose|pretend|picture|consider)(?: that)? (?:you are|you're|yourself as|yourself to be)"
      r" (?!in |at |on |standing|participating|given|going|walking|driving|running|trying|asked|told|stuck|lost)|"
      r"\b(?:respond|reply|answer|speak|talk|act) (?:as|like) (?!a list|json|a table|yaml|bullet)[\w' -]{2,30} would\b|"
-     r"(?:^|[.!?\n] ?)be (?:my|a|an|the) [\w' -]{2,40}?(?:[.,;:!]| for| who| and)|"
+     r"(?:^|[.!?\n] ?)be (?:my|a|an|the) [\w' -]{2,40}?(?:[.,;:!]| for| who| and| that| showing| giving| telling| "
+     r"helping| answering| guiding| teaching| explaining| taking|$)|"
      r"(?:^|[.!?\n] ?)(?:now,? )?you(?:'re| are) (?!given|provided|asked|told|going|not|in |at |on |a bit|so |very |right|"
      r"correct|wrong|welcome|able|allowed|supposed)[\w' -]{3,40}?(?:[.,;:!]| who| and| from| in| at| on| with| visiting| in)"),
     # --- humanities ------------------------------------------------------------------------------
@@ -253,7 +257,8 @@ FAMILIES: tuple[tuple[str, str, float, str, str, str], ...] = (
      "taxation|immigration|healthcare system|berlin wall|cold war|world war|the fall of|rise and fall|collapse of|"
      "great depression|new deal|gold standard|hyperinflation|leadership|napoleon|caesar|alexander the great|"
      "buddhism|hinduism|islam|christianity|judaism|taoism|confucianism|liberty|freedom of speech|utilitarian|"
-     "magna carta|civil rights|human rights|communist|socialist|marxist|fascist|fascism|liberalism|conservatism|"
+     "magna carta|civil rights|human rights|stoicism|stoic|stoics|epicurean|epicureanism|nihilism|utilitarianism|"
+     "virtue ethics|metaphysics|epistemology|ontology|phenomenology|communist|socialist|marxist|fascist|fascism|liberalism|conservatism|"
      "anarchism|manifesto|impressionist|impressionists|expressionist|cubism|cubist|surrealism|surrealist|romanticism|"
      "modernism|postmodernism|art movement",
      "历史|朝代|王朝|皇帝|秦朝|汉朝|唐朝|宋朝|元朝|明朝|清朝|三国|战国|春秋|革命|战争|哲学|孔子|孟子|老子|庄子|儒家|"
@@ -262,7 +267,7 @@ FAMILIES: tuple[tuple[str, str, float, str, str, str], ...] = (
      "经济|通货膨胀|通胀|央行|货币政策|财政|主义|思潮|流派|美学|诗词|唐诗|宋词|典故|文言|古文|作品|意象|修辞|礼仪|习俗|"
      "传统|纪录片|建筑风格|统治|封建|诸侯|君主|皇权|朝廷|始皇|王朝|变革|全球化|帝|儒|诸子|百家|主题|赏析|鉴赏|解读|寓意|"
      "象征|的理解|世界大战|一战|二战|冷战|抗战|战役|理学|心学|玄学|禅宗|佛学|经学|思想家|哲学家", ""),
-    ("humanities", "titled work", 1.6, "", "", r"《[^》]{1,20}》"),
+    ("humanities", "titled work", 1.6, "", "", r"《[^》]{1,20}》|(?:怎么|如何|怎样)理解[“\"「‘]"),
     ("humanities", "historical date", 1.6, "", "公元|世纪|年代",
      r"\b\d{1,2}(?:st|nd|rd|th)[- ]century\b|"
      r"\b(?:in|during|since|after|before|of) (?:the )?(?:1[1-9][0-9]{2}|20[0-2][0-9])s?\b"
@@ -316,7 +321,8 @@ FAMILIES: tuple[tuple[str, str, float, str, str, str], ...] = (
      "need a coat|need sunscreen|fog|foggy|storm|storms|stormy|thunderstorm|thunderstorms|hail|heatwave|heat wave|drizzle|"
      "cloudy|overcast|tornado|blizzard|wind chill|chilly",
      "天气|气温|下雨|下雪|降雨|降温|雾霾|大雾|冰雹|寒潮|沙尘暴|暴雪|霜冻|阴天|多云|有雨|有雪|有暴雨|雷阵雨|阵雨|暴雨|空气质量|刮风|台风|晴天|带伞|紫外线|冷不冷|热不热|热吗|冷吗|穿外套|零下|羽绒服|穿什么",
-     r"how (?:hot|cold|warm|humid) is it"),
+     r"how (?:hot|cold|warm|humid) is it|"
+     r"\bis it (?:going to be |gonna be |supposed to be )?(?:hot|cold|warm|chilly|humid|freezing|raining|snowing|sunny|windy)\b"),
     ("live_data", "temperature question", 1.0, "", "", r"(?:多少|几)度(?!角)"),
     ("live_data", "market data", 3.0,
      "exchange rate|stock price|share price|price of gold|price of oil|price of bitcoin|market cap|gold price|"
@@ -324,7 +330,7 @@ FAMILIES: tuple[tuple[str, str, float, str, str, str], ...] = (
      "汇率|股价|行情|市值|金价|油价|币价|报价|涨跌|收盘|开盘|指数", ""),
     ("live_data", "price now", 0.8, "price|prices|priced|worth|temperature", "价格|价钱|多少钱", ""),
     ("live_data", "daily value", 0.8, "sunset|sunrise|sun set|sun rise|high tide|low tide|tide times|moonrise",
-     "日落|日出|涨潮|退潮", ""),
+     "日落|日出|涨潮|退潮|空气|pm2.5|花粉", ""),
     ("live_data", "currency pair", 2.8, "", "",
      r"\b(?:a|one|1) (?:euro|dollar|us dollar|pound|yen|yuan|rupee|peso|franc|ruble|won)s? (?:in|to|into|against) "
      r"(?:euros?|dollars?|us dollars|pounds?|yen|yuan|rupees?|pesos?|francs?|rubles?|won)\b|"
@@ -351,7 +357,9 @@ FAMILIES: tuple[tuple[str, str, float, str, str, str], ...] = (
      "open now|in stock|tracking|still closed|still open|still shut|still delayed|still cancelled|still canceled|"
      "still on strike|closed today|open today|outage|outages|the score|current score|live score|standings|leaderboard|"
      "league table|who's winning|who is winning|who's leading|who is leading|up or down|running normally|"
-     "running on time|disruption|disruptions|on strike|a strike|walkout|down right now|down for everyone",
+     "running on time|disruption|disruptions|on strike|a strike|walkout|down right now|down for everyone|"
+     "next bus|next train|next tram|next ferry|next flight|next departure|departure times|departures board|bus times|"
+     "train times",
      "路况|堵车吗|航班|比分|赛果|谁赢了|营业时间|余票|快递到哪|物流|赢了吗|输了吗|赢了没|输了没|赢没赢|战况|赛况|积分榜|"
      "停运|停飞|开门了吗|还开着吗|还在运营|正常运营|正常运行|延误|晚点|宕机|崩了吗|挂了吗",
      r"\b(?:is|are) (?!it\b|that\b|this\b|i\b|you\b|he\b|she\b|we\b|they\b)[\w.]+(?: [\w.]+)? "
@@ -432,7 +440,7 @@ OPTION_FAMILIES: tuple[tuple[str, float, str, str, str], ...] = (
      "how do i decide|how do i choose|how should i choose|tell me which|which to|which first|which one first",
      "哪个|哪种|哪一个|哪家|选哪|怎么选|如何选|该选|选择哪|怎么决策|如何决策",
      r"which \w+ (?:should|would|is better|to (?:choose|pick|buy|use))|^[\w' .&+-]{1,30} (?:or|vs\.?|versus) "
-     r"[\w' .&+-]{1,30}[^?\n]{0,80}\?|哪[里儿]?.{0,6}(?:更?好|合适|划算)[？?呢]|选.{1,10}还是|还是.{1,12}(?:好|合适|划算)[？?]|"
+     r"[\w' .&+-]{1,30}[^?\n]{0,80}\?|哪[里儿]?.{0,6}(?:更?好|合适|划算)[？?呢]|选.{1,10}还是|还是.{1,12}(?:好|合适|划算|容易|适合|值得|有前途|靠谱)[？?]|"
      r"(?:该|应该|要不要|是)(?:用|选|买|去|学|报|租|住|换)?[^，。？?]{1,12}还是[^，。？?]{1,12}[？?]?$"),
     ("comparison", 2.2,
      "compare|comparison|versus|vs|vs.|pros and cons|trade-off|trade-offs|tradeoff|tradeoffs|weigh|better|worse|"
@@ -486,10 +494,10 @@ HINTS: dict[str, tuple[str, ...]] = {
                             "euro", "pound", "yen", "yuan", "美元", "欧元", "英镑", "日元", "人民币", "港币", "韩元"),
     "currency pair": ("euro", "dollar", "pound", "yen", "yuan", "rupee", "peso", "franc", "ruble", "won",
                       *_CURRENCIES.split("|"), "一"),
-    "titled work": ("《",),
+    "titled work": ("《", "理解"),
     "historical date": ("in", "during", "since", "after", "before", "of"),
     "explain": ("how",),
-    "live-data noun": ("how",),
+    "live-data noun": ("how", "is"),
     "temperature question": ("度",),
     "news": ("最新",),
     "clock/calendar": ("今天", "现在"),
@@ -623,6 +631,7 @@ class Compiled:
     code_family: int
     imperative_family: int
     advice_family: int
+    calendar_family: int
     """Index of the "personal advice" family (without a first person it is a question about the world)."""
     """Index of the "imperative write" family (it does not count when the thing to write is code)."""
     """Index of the "code marks" family (error names found while reading words count for it)."""
@@ -718,6 +727,7 @@ def compiled() -> Compiled:
         code_family=next(i for i, f in enumerate(families) if f.name == "code marks"),
         imperative_family=next(i for i, f in enumerate(families) if f.name == "imperative write"),
         advice_family=next(i for i, f in enumerate(families) if f.name == "personal advice"),
+        calendar_family=next(i for i, f in enumerate(families) if f.name == "calendar request"),
         word=re.compile(WORD),
         zh={k: tuple(sorted(v, key=lambda e: -len(e[0]))) for k, v in first.items()},
         zh_first=frozenset(first),

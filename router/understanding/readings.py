@@ -22,11 +22,14 @@ from router.lazyre import LazyPattern
 _VALUE_EN = LazyPattern(
     r"\bhow much (?:is|are|does|do)\b|\b(?:trading|going|sitting|selling) (?:at|for)\b|"
     r"\bwhat(?:'s|s| is| are)\b.{1,40}\bat\b(?! (?:home|work|school|night|the (?:end|start|moment)))|"
-    r"\b(?:price|prices|cost|costs|rate|rates|level|levels|value|worth|up or down)\b"
+    r"\b(?:price|prices|cost|costs|rate|rates|level|levels|value|worth|up or down|cancelled|canceled|delayed|running|"
+    r"open|closed|crowded|busy|sold out|available)\b"
 )
-"""Questions after a value: "how much is", "trading at", "what's X at", a price or a rate."""
+"""Questions after a value or a state: "how much is", "trading at", "what's X at", a price, a rate, open or
+cancelled."""
 _VALUE_ZH = LazyPattern(r"多少|什么价|啥价|几块|涨了|跌了|涨没涨|跌没跌|涨还是跌|行情|价位", ascii="")
-_PERSONAL = frozenset({"i", "i'm", "im", "i've", "my", "me", "mine", "you", "your", "you're", "we", "our", "us"})
+_PERSONAL = frozenset({"i", "i'm", "im", "i've", "my", "me", "mine", "you", "your", "you're", "we", "our"})
+"""Talk about oneself or the listener ("us" is left out: "the mortgage rate in the us")."""
 _RESULT = LazyPattern(r"\b(?:did|do|does|will)\b [\w' .&-]{1,30}? \b(?:win|lose|beat|draw|tie)\b")
 _RECENT = ("last night", "yesterday", "this weekend", "tonight", "today", "this morning", "this afternoon")
 _DAYS_AHEAD = LazyPattern(r"\d+\s*(?:days?|天)")
