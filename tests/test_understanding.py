@@ -167,6 +167,30 @@ def test_task_types_on_new_phrasing(question: str, task: str) -> None:
         ("如何理解“知行合一”", "humanities"),
         ("collect all the emails from this: a@x.com, b@y.org, c@z.net", "extraction"),
         ("帮我缩写一下：下周起食堂午餐时间调整为十一点半到一点，请各部门错峰就餐，避免拥挤。", "translation"),
+        # natural_holdout11's kinds (new phrasings): a result, a road's state, a price "these days", an office
+        # holder now, casual spelling, availability, a launch event today
+        ("latest result chelsea vs spurs", "live_data"),
+        ("is the i-95 closed near baltimore", "live_data"),
+        ("how much is a dozen eggs these days", "live_data"),
+        ("wats the weather in rome", "live_data"),
+        ("who is the current president of brazil", "live_data"),
+        ("周六去杭州的动车还有票吗", "live_data"),
+        ("小米今天发布会有什么新品", "live_data"),
+        # a library's how-to is code, whatever "format" it names; an inequality on a variable is maths
+        ("numpy: how to parse dates in the format yyyy/mm/dd", "coding"),
+        ("什么是回调函数", "coding"),
+        ("solve for all real x: |2x + 1| < 7", "maths"),
+        ("if some dogs are loud and all loud animals are annoying, are some dogs annoying?", "reasoning"),
+        # a language pair, "what's 'x' in <language>", a quoted English phrase's meaning asked in Chinese
+        ("spanish to english: ¿dónde está la estación?", "translation"),
+        ("what's 'see you soon' in portuguese", "translation"),
+        ("“piece of cake”是什么意思", "translation"),
+        ("帮我总结下这篇通知的要点：因电路检修，本周三上午九点至下午五点全楼停电，请提前保存工作文件。", "translation"),
+        ("funny quote for my sister's birthday card", "writing"),
+        ("play a nervous job candidate for a bank teller role", "roleplay"),
+        ("list all the companies in this paragraph: Acme hired Globex and Initech to audit Umbrella.", "extraction"),
+        ("add the school play on may 3 at 6pm to the calendar", "schedule"),
+        ("今天的晚霞好美", "chat"),
     ],
 )
 def test_task_types_by_kind(question: str, task: str) -> None:

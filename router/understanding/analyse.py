@@ -111,11 +111,11 @@ _ASKING_OPENERS = frozenset({"is", "are", "was", "were", "will", "does", "did", 
 """A line that opens with one of these asks, with or without a question mark ("is it gonna rain later")."""
 _BARE_CONTRACTION = LazyPattern(
     r"\b(?:(?:who|what|how|where|there|that)s|(?:do|ca|wo|is|are|does|did|was|were|could|should|would|have|has)nt|"
-    r"im|ive|youre|theyre)\b"
+    r"im|ive|youre|theyre|wats?)\b"
 )
 _TITLE = LazyPattern(r"《[^》]{1,20}》", ascii="")
 """A title's words are the work's name ("《百年孤独》" is a novel, not a feeling)."""
-_BARE_WORDS = {"im": "i'm", "ive": "i've", "youre": "you're", "theyre": "they're", "cant": "can't", "wont": "won't"}
+_BARE_WORDS = {"wat": "what", "wats": "what's", "im": "i'm", "ive": "i've", "youre": "you're", "theyre": "they're", "cant": "can't", "wont": "won't"}
 _HOW_TO = ("how do i", "how can i", "how to ", "how would i", "how do you", "how should i", "怎么设置", "如何设置",
            "怎么让", "如何让", "怎么才能", "如何才能")
 _CURRENT_CHARS = 120
@@ -179,7 +179,8 @@ def _understand(text: str) -> Understanding:
         # "how do I schedule a script to run every monday": asks how to do it, files nothing
         scores["schedule"] -= c.families[c.calendar_family].weight
         names.discard("calendar request")
-    if "imperative write" in names and scores["coding"] > 0:
+    write_code = "imperative write" in names and scores["coding"] > 0
+    if write_code:
         # "Write a python function ...": the thing to write is code, not a piece of prose
         scores["writing"] -= c.families[c.imperative_family].weight
         names.discard("imperative write")
@@ -203,9 +204,10 @@ def _understand(text: str) -> Understanding:
         operation = False
     lettered = "\n" in body and _OPTION_LINES.search(body) is not None
     material = _has_material(body, low, lettered) and (operation or any(r in low for r in _REFERENCES))
-    if scores["coding"] >= 3.0 and "extraction request" in names and not material:
+    if scores["coding"] >= 3.0 and "extraction request" in names and (not material or any(h in low for h in _HOW_TO)):
         # "how do I format a date in js", "用Python提取网页链接": code that extracts, no text to extract from
         scores["extraction"] = min(scores["extraction"], 1.0)
+        operation = False
     if "code marks" in names and "extraction request" not in names:
         operation = False  # "return", "list" and "each" inside a code paste are the code's words
     if material and operation and not text_work:
@@ -348,7 +350,7 @@ def _understand(text: str) -> Understanding:
     thinking = 0.5 + scores["maths"] + scores["reasoning"] - 0.5 * options
     if options >= 2.4 and options > thinking and not text_work:
         constraints.add("options")
-    if ("options" in constraints and scores["coding"] >= scores["reasoning"] and not lettered
+    if ("options" in constraints and scores["coding"] >= scores["reasoning"] and not lettered and not write_code
             and names.isdisjoint({"code marks", "implement", "explain"})):
         # "Vue or React for a new project?": a decision between tools, not code to write
         scores["reasoning"] = scores["coding"] + 0.1
@@ -388,11 +390,14 @@ def _apostrophe(found: re.Match[str]) -> str:
 
 def _opens(term: str, low: str, tokens: list[str]) -> bool:
     """Whether a greeting term is among the first words of the text (a Chinese one: its first characters)."""
+    # "turn this into a formal email: hey boss, ...": a greeting after the colon is the text's
+    colon = min((at for at in (low.find(":"), low.find("：")) if at != -1), default=-1)
+    if colon != -1 and _opens_after(term, low, colon):
+        return False
     if " " in term:
         return True
     if term.isascii():
-        colon = low.find(":")  # "turn this into a formal email: hey boss, ...": the greeting is the text's
-        return term in tokens[:_GREETING_WORDS] and (colon == -1 or not _opens_after(term, low, colon))
+        return term in tokens[:_GREETING_WORDS]
     return 0 <= low.find(term) < _GREETING_WORDS
 
 
@@ -457,6 +462,8 @@ def _family_hits(
     # The formula pattern needs a maths symbol, or a bracket after a function name or "f".
     symbols = any(ch in window for ch in "^=∫∑∏√∞≤≥≠²³π") or (
         "(" in window and (not _FUNCTION_WORDS.isdisjoint(present) or "f" in present or "lim" in present))
+    # "<", ">" and "|" are maths only outside code ("|x - 3| < 5", not "if n < 10" in a programming task)
+    comparison = any(ch in window for ch in "<>|") and c.programming_family not in hits
     enumeration = "、" in window or (" or " in window and ", " in window)
     years = digits and _YEARISH.search(window) is not None
     for index, family in c.patterned:
@@ -476,6 +483,8 @@ def _family_hits(
         ):
             continue
         if family.name in _NEEDS_SYMBOLS and not symbols:
+            continue
+        if family.name == "inequality" and not (comparison and c.code_family not in hits):
             continue
         if family.name == "enumerated alternatives" and not enumeration:
             continue

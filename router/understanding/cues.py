@@ -22,7 +22,7 @@ _LANGS = (
 )
 _ZH_LANGS = "英文|英语|中文|汉语|普通话|粤语|法语|法文|德语|德文|日语|日文|韩语|韩文|俄语|西班牙语|意大利语|葡萄牙语|阿拉伯语|文言文|白话文"
 _LANG_RE = _LANGS.replace(" ", "|")
-_GENRES = "poem|poems|haiku|limerick|sonnet|story|stories|song|rap|toast|speech|essay|joke|jokes|caption|captions|slogan|slogans|tagline|bio|lyrics|ode|ballad|eulogy|riddle"
+_GENRES = "quote|quotes|pun|puns|one-liner|one-liners|poem|poems|haiku|limerick|sonnet|story|stories|song|rap|toast|speech|essay|joke|jokes|caption|captions|slogan|slogans|tagline|bio|lyrics|ode|ballad|eulogy|riddle"
 """Kinds of piece: named first with what it is about ("poem about monday"), the name is the request."""
 _CURRENCIES = "usd|eur|gbp|jpy|cny|rmb|hkd|krw|aud|cad|chf|inr|sgd|nzd|sek|nok|dkk|mxn|brl|zar|thb|twd|idr|myr|pln|huf|czk|ils|aed|sar"
 """ISO 4217 codes of the most traded currencies (a code pair "usd to inr" asks for a rate)."""
@@ -36,7 +36,9 @@ FAMILIES: tuple[tuple[str, str, float, str, str, str], ...] = (
      "翻译|翻成|译成|译为|翻一下", ""),
     ("translation", "say it in a language", 3.5, "", "用英文怎么说|用中文怎么说|怎么说|怎么翻|地道|成英文|成中文|为英文|为中文",
      rf"how (?:do|would|can) (?:you|i|we) say .{{1,80}} in (?:{_LANG_RE})|what does .{{1,60}} mean in (?:{_LANG_RE})|"
-     rf"(?:into|to) (?:{_LANG_RE})[.:?!]?$|(?:{_ZH_LANGS})(?:里|中)?.{{0,20}}是?什么意思"),
+     rf"(?:into|to) (?:{_LANG_RE})[.:?!]?$|(?:{_ZH_LANGS})(?:里|中)?.{{0,20}}是?什么意思|"
+     rf"^(?:from )?(?:{_LANG_RE}) (?:to|into|->|→) (?:{_LANG_RE})\b|what(?:'s| is) .{{1,60}} in (?:{_LANG_RE})[?.!]?$|"
+     r"[“\"'‘][a-z][a-z' .,!?-]{1,60}[”\"'’]\s*(?:是什么|是啥|什么|啥)意思"),
     ("translation", "rewrite verb", 3.8,
      "rewrite|re-write|rephrase|paraphrase|reword|proofread|polish this|polish my|friendlier|politer|"
      "more polite|less blunt|more formal|less formal|more professional|more casual|sound more|sound less|"
@@ -55,7 +57,7 @@ FAMILIES: tuple[tuple[str, str, float, str, str, str], ...] = (
     ("translation", "summarise verb", 3.8,
      "summarize|summarise|summarized|summarised|sum up|condense|tl dr|tldr|give me the gist|key points of|"
      "give me a summary|quick summary|short summary|the short version",
-     "概括|摘要|总结一下|归纳一下|精简一下|提炼", ""),
+     "概括|摘要|总结一下|总结下|总结这|总结以下|总结下面|归纳一下|精简一下|提炼|要点", ""),
     # --- coding --------------------------------------------------------------------------------
     ("coding", "programming vocabulary", 3.2,
      "python|javascript|typescript|java|golang|rust|c++|c#|kotlin|swift|php|ruby|scala|haskell|bash|shell script|"
@@ -75,7 +77,7 @@ FAMILIES: tuple[tuple[str, str, float, str, str, str], ...] = (
      "epoch time|vscode|vs code|intellij|xcode|kubectl|js|jsx|tsx|csharp|dotnet|.net|laravel|rails|big o|big-o|"
      "time complexity|space complexity|quicksort|mergesort|heapsort|bubble sort|binary search|hash table",
      "代码|编程|程序|脚本|接口|报错|编译|调试|算法|数据结构|链表|二叉树|数组|哈希|递归|并发|线程|前端|后端|数据库|正则|"
-     "爬虫|单元测试|重构|部署|类型错误|内存泄漏|缓存|c语言|写一个函数|写个函数|实现一个函数|字符串|编写|定时任务|时间戳|"
+     "爬虫|单元测试|重构|部署|类型错误|内存泄漏|缓存|c语言|闭包|回调函数|协程|面向对象|多态|依赖注入|中间件|指针|懒加载|写一个函数|写个函数|实现一个函数|字符串|编写|定时任务|时间戳|"
      "go语言|用go|go写|go里|js里|js中|用js|ts里|用ts", ""),
     ("coding", "implement", 1.8, "implement|implementing|implementation|from scratch|optimized|optimise|optimize", "实现", ""),
     ("coding", "code marks", 3.0, "", "",
@@ -89,13 +91,16 @@ FAMILIES: tuple[tuple[str, str, float, str, str, str], ...] = (
     ("maths", "solve/equation", 2.4,
      "solve|solving|equation|equations|the inequality|inequalities|simplify|factorise|factorize|find x|find y|find the value|"
      "find the minimum|find the maximum|minimum value|maximum value|integral|integrate|differentiate|derivative|"
-     "limit of|matrix|eigenvalue|eigenvalues|polynomial|logarithm|modulo|divisible|prime|primes|integer|integers|"
+     "limit of|matrix|eigenvalue|eigenvalues|polynomial|logarithm|modulo|divisible|integer|integers|"
      "greatest common divisor|gcd|lcm|least common multiple|common divisor|common multiple",
      "方程|求解|解方程|解出|不等式|化简|因式分解|求x|求y|求n|求值|的值|极限|导数|积分|矩阵|多项式|整除|质数|素数|整数|"
-     "最小值|最大值|函数", ""),
+     "最小值|最大值|函数",
+     r"\bprimes?\b(?! (?:minister|ministers|ministership|time|rib|video|day|member|members|suspect|location|numbers? of))"),
     ("maths", "formula marks", 2.4, "", "∫|∑|∏|√|∞|≤|≥|≠|²|³|π",
      r"\b(?:sqrt|log|ln|sin|cos|tan|lim|exp)\s*\(|[∫∑∏√∞≤≥≠²³π]|\^\s*\d|\b[a-z]\s*\^|\b\d*[a-z]\s*[+\-]\s*\d*[a-z]?\s*=|"
      r"\bf\s*\(\s*[a-z]\s*\)"),
+    ("maths", "inequality", 2.4, "", "",
+     r"\|\s*[a-z]\s*[+\-]\s*\d+\s*\||\b[a-z]\s*[<>]=?\s*-?\d|\d\s*[<>]=?\s*[a-z]\b"),
     ("maths", "maths vocabulary", 1.4,
      "probability|odds|area|perimeter|volume|triangle|circle|square root|fraction|ratio|average|mean of|the mean|"
      "arithmetic mean|median|sequence|"
@@ -150,7 +155,7 @@ FAMILIES: tuple[tuple[str, str, float, str, str, str], ...] = (
      "is this argument|fallacy|fallacies|premise|premises|syllogism|this argument|the argument is|flaw in|flawed|"
      "what is wrong with",
      "能否推出|能推出|可以推出|推出什么|得出什么结论|可以得出|能得出|前提|三段论",
-     r"\b(?:all|no|some) \w+s are \w+.{0,60}\b(?:all|no|some) \w+s are\b|"
+     r"\b(?:all|no|some) (?:\w+ )?\w+s are \w+.{0,60}\b(?:all|no|some) (?:\w+ )?\w+s are\b|"
      r"\b(?:every|all|no) \w+(?: \w+){0,8} (?:who|that|which) .{0,80}\b(?:does not|doesn't|is not|isn't|cannot|can't|never)\b|"
      r"\b(?:all|no|some|every) \w+ (?:can|are|is|do|have|must)\b.{0,80}\b(?:all|no|some|every) \w+ (?:can|are|is|do|have|must)\b|所有的?.{1,6}都.{1,20}(?:那么|是否|是不是|吗)"),
     ("reasoning", "step by step", 1.6,
@@ -172,6 +177,7 @@ FAMILIES: tuple[tuple[str, str, float, str, str, str], ...] = (
      r"(?:list|find) (?:all|every) .{1,40} (?:in|from|mentioned)|every \w+(?: address| number| name)e?s? .{0,30}from|"
      r"按照?.{0,12}格式|按.{0,6}模板|"
      r"\bfrom (?:this|that|these|the following|the above|the) [\w-]+(?: [\w-]+)?,? (?:get|pull|grab|give me|list|find|take|copy)\b|"
+     r"\ball (?:the |of the )?\w+(?: \w+)? (?:in|from|mentioned in|named in) (?:this|these|the following|the above)\b|"
      r"\b(?:make|create|build|give me|put together) (?:me )?(?:a |an )?(?:json|csv|yaml|table|spreadsheet)\b(?! schema)"
      r"[^:：\n]{0,60}[:：]"),
     ("extraction", "operation on items", 1.6,
@@ -211,7 +217,7 @@ FAMILIES: tuple[tuple[str, str, float, str, str, str], ...] = (
      r"想.{0,10}(?:口号|标语|名字|标题|广告语|文案|宣传语)|(?:以|用)[“\"《].{1,20}[”\"》]为题|创作|撰写|起草|描写|"
      r"(?:起|取)(?:个|一个|几个|[\d一二三四五六七八九十]+个)?.{0,10}(?:名字|店名|名称|标题|书名|网名|昵称)|取名|命名"),
     ("writing", "genre request", 3.6, "", "",
-     r"^(?:(?:a|an|some|one|short|little|funny|cute|sad|sweet|silly|quick|\d+)\s+){0,3}"
+     r"^(?:(?:a|an|some|one|short|little|funny|cute|sad|sweet|silly|quick|\d+)\s+){0,3}(?:[a-z-]+\s+)?"
      rf"(?:{_GENRES})\s+(?:about|on|for|where|in which|celebrating)\b"),
     ("writing", "imperative write", 2.3, "", "",
      r"(?:^|[.!?:\n]\s*)(?:please |now |could you |can you )?(?:write|compose|draft|craft|pen)\b"),
@@ -233,6 +239,8 @@ FAMILIES: tuple[tuple[str, str, float, str, str, str], ...] = (
      r"(?:imagine|suppose|pretend|picture|consider)(?: that)? (?:you are|you're|yourself as|yourself to be)"
      r" (?!in |at |on |standing|participating|given|going|walking|driving|running|trying|asked|told|stuck|lost)|"
      r"\b(?:respond|reply|answer|speak|talk|act) (?:as|like) (?!a list|json|a table|yaml|bullet)[\w' -]{2,30} would\b|"
+     r"(?:^|[.!?\n] ?)play (?:a|an|the|my) (?!game|song|round|match|video|card|trick|prank)[\w' -]{2,40}?"
+     r"(?:[.,;:!]| for| who| and| that|$)|"
      r"(?:^|[.!?\n] ?)be (?:my|a|an|the) [\w' -]{2,40}?(?:[.,;:!]| for| who| and| that| showing| giving| telling| "
      r"helping| answering| guiding| teaching| explaining| taking|$)|"
      r"(?:^|[.!?\n] ?)(?:now,? )?you(?:'re| are) (?!given|provided|asked|told|going|not|in |at |on |a bit|so |very |right|"
@@ -301,7 +309,7 @@ FAMILIES: tuple[tuple[str, str, float, str, str, str], ...] = (
      "driving me crazy|drives me crazy|so annoying|i keep|feeling down|a bit down|feeling low|can we talk|"
      "can we just talk|just talk|can't stop shaking|haha|lol|scared|freaking out|can't sleep|cant sleep|couldn't sleep|"
      "ugh|omg|sigh|yay|meh|worst day|best day|horrible day|terrible day|awful day|great day|crazy day",
-     "哈哈|嘿嘿|呜呜|好困|好累|好烦|难过|伤心|开心|郁闷|焦虑|压力大|压力好大|压力很大|紧张|孤独|无聊|想哭|心情|失眠|陪我聊|聊会儿|聊聊天|"
+     "哈哈|嘿嘿|呜呜|好美|真美|太美了|好漂亮|好幸福|好困|好累|好烦|难过|伤心|开心|郁闷|焦虑|压力大|压力好大|压力很大|紧张|孤独|无聊|想哭|心情|失眠|陪我聊|聊会儿|聊聊天|"
      "舍不得|痛苦|崩溃|烦死|累死|困死|难受|好慌|慌|害怕|担心|激动|起不来",
      r"\bfeel(?:ing)? (?:so |really |very |kinda |pretty |super )?(?:great|good|awesome|amazing|better|worse|bad|"
      r"terrible|awful|happy|down|low|off|sick|lonely|stressed|anxious)\b"),
@@ -326,9 +334,12 @@ FAMILIES: tuple[tuple[str, str, float, str, str, str], ...] = (
     ("live_data", "temperature question", 1.0, "", "", r"(?:多少|几)度(?!角)"),
     ("live_data", "market data", 3.0,
      "exchange rate|stock price|share price|price of gold|price of oil|price of bitcoin|market cap|gold price|"
-     "oil price|forex|quote for|stock doing|stocks doing|premarket|pre-market|after-hours trading|after hours trading",
+     "oil price|forex|stock quote|share quote|stock doing|stocks doing|premarket|pre-market|after-hours trading|after hours trading",
      "汇率|股价|行情|市值|金价|油价|币价|报价|涨跌|收盘|开盘|指数", ""),
-    ("live_data", "price now", 0.8, "price|prices|priced|worth|temperature", "价格|价钱|多少钱", ""),
+    ("live_data", "price now", 0.8, "price|prices|priced|worth|temperature|temp", "价格|价钱|多少钱", ""),
+    ("live_data", "office holder", 0.8,
+     "prime minister|president|chancellor|mayor|governor|ceo|head coach|secretary general|speaker of the house",
+     "总统|首相|总理|市长|州长|主席|ceo", ""),
     ("live_data", "daily value", 0.8, "sunset|sunrise|sun set|sun rise|high tide|low tide|tide times|moonrise",
      "日落|日出|涨潮|退潮|空气|pm2.5|花粉", ""),
     ("live_data", "currency pair", 2.8, "", "",
@@ -345,7 +356,7 @@ FAMILIES: tuple[tuple[str, str, float, str, str, str], ...] = (
      rf"|\b(?:{_CURRENCIES}|btc)\s*(?:to|/|兑|换)\s*(?:{_CURRENCIES})\b"),
     ("live_data", "news", 3.0, "news|headline|headlines|breaking|trending|latest on|latest about|latest version|latest release|"
      "updates on|any updates|update on|latest updates|hurricane|tropical storm|typhoon|wildfire|wildfires",
-     "新闻|头条|热搜|最新消息|快讯|时事", r"最新.{0,20}(?:消息|进展|动态)"),
+     "新闻|头条|热搜|最新消息|快讯|时事|发布会", r"最新.{0,20}(?:消息|进展|动态)"),
     ("live_data", "clock/calendar", 3.0,
      "what time is it|current time|local time|time is it|time now|time zone|what day is it|what day is today|"
      "what's the time|what is the time|the time in|"
@@ -361,14 +372,15 @@ FAMILIES: tuple[tuple[str, str, float, str, str, str], ...] = (
      "next bus|next train|next tram|next ferry|next flight|next departure|departure times|departures board|bus times|"
      "train times",
      "路况|堵车吗|航班|比分|赛果|谁赢了|营业时间|余票|快递到哪|物流|赢了吗|输了吗|赢了没|输了没|赢没赢|战况|赛况|积分榜|"
-     "停运|停飞|开门了吗|还开着吗|还在运营|正常运营|正常运行|延误|晚点|宕机|崩了吗|挂了吗",
-     r"\b(?:is|are) (?!it\b|that\b|this\b|i\b|you\b|he\b|she\b|we\b|they\b)[\w.]+(?: [\w.]+)? "
-     r"(?:down|offline|not working|not loading)\b"),
+     "停运|停飞|开门了吗|还开着吗|还有票|有票吗|有没有票|还有座|还在运营|正常运营|正常运行|延误|晚点|宕机|崩了吗|挂了吗",
+     r"\b(?:is|are) (?!it\b|that\b|this\b|i\b|you\b|he\b|she\b|we\b|they\b)[\w.'-]+(?: [\w.'-]+){0,2} "
+     r"(?:down|offline|not working|not loading|closed|shut|cancelled|canceled|delayed)\b"),
     ("live_data", "lookup verb", 1.8, "look up|lookup|search|search for|google it|google this|fetch|find out|browse",
      "查一下|查询|查查|查下|搜索|搜一下|帮我查|上网查|检索", ""),
     # --- schedule: an explicit request to file a dated item -------------------------------------
     ("schedule", "calendar request", 3.6,
-     "remind me|reminder|add to my calendar|add this to my calendar|add it to my calendar|put it in my calendar|"
+     "remind me|reminder|to the calendar|on the calendar|in the calendar|in my calendar|to my schedule|in my diary|"
+     "to my diary|add to my calendar|add this to my calendar|add it to my calendar|put it in my calendar|"
      "put it on my calendar|on my calendar|schedule a|schedule an|book a meeting|book an appointment|save the date",
      "提醒我|备忘|记一下|记下|加到日程|日程|添加到日历|帮我安排|定个闹钟", ""),
 )
@@ -401,7 +413,8 @@ SIGNALS: tuple[tuple[str, str, str], ...] = (
      "one paragraph|in one paragraph|word limit", "一句话|简短|简要|字以内|字左右"),
     ("deictic",
      "now|right now|rn|atm|today|tonight|currently|current|latest|live|real-time|realtime|at the moment|this week|"
-     "this weekend|tomorrow|tmrw|tmr|tonite|this morning|this afternoon|this evening|as of now|at present|so far today",
+     "this weekend|tomorrow|tmrw|tmr|tonite|this morning|this afternoon|this evening|as of now|at present|so far today|"
+     "these days|nowadays",
      "今天|现在|目前|当前|最新|实时|此刻|今晚|明天|这周|本周|今日|今早|这会儿|眼下"),
     ("advice modal", "should|ought to|is it ok|is it okay|is it reasonable", "该|应该|合理"),
     ("conversion", "convert|conversion|in celsius|in fahrenheit|in kelvin|to celsius|to fahrenheit|in km|in miles|"
@@ -440,7 +453,9 @@ OPTION_FAMILIES: tuple[tuple[str, float, str, str, str], ...] = (
      "how do i decide|how do i choose|how should i choose|tell me which|which to|which first|which one first",
      "哪个|哪种|哪一个|哪家|选哪|怎么选|如何选|该选|选择哪|怎么决策|如何决策",
      r"which \w+ (?:should|would|is better|to (?:choose|pick|buy|use))|^[\w' .&+-]{1,30} (?:or|vs\.?|versus) "
-     r"[\w' .&+-]{1,30}[^?\n]{0,80}\?|哪[里儿]?.{0,6}(?:更?好|合适|划算)[？?呢]|选.{1,10}还是|还是.{1,12}(?:好|合适|划算|容易|适合|值得|有前途|靠谱)[？?]|"
+     r"[\w' .&+-]{1,30}[^?\n]{0,80}\?|哪[里儿]?.{0,6}(?:更?好|合适|划算)[？?呢]|选.{1,10}还是|还是.{1,12}(?:好|合适|划算|容易|适合|值得|有前途|靠谱)(?:[？?呢吗]|$)|"
+     r"(?:该不该|要不要|应不应该|是否应该|是不是应该)[^，。？?]{0,6}(?:跳槽|辞职|离职|换|买|卖|搬|读|考|报|结婚|分手|出国|"
+     r"创业|转行|留|去|租|学|生|投资)|"
      r"(?:该|应该|要不要|是)(?:用|选|买|去|学|报|租|住|换)?[^，。？?]{1,12}还是[^，。？?]{1,12}[？?]?$"),
     ("comparison", 2.2,
      "compare|comparison|versus|vs|vs.|pros and cons|trade-off|trade-offs|tradeoff|tradeoffs|weigh|better|worse|"
@@ -473,9 +488,9 @@ OPTION_FAMILIES: tuple[tuple[str, float, str, str, str], ...] = (
 # A family's pattern runs only when one of its hints is in the text: most texts lack all of them,
 # and a substring test costs far less than a regex scan.
 HINTS: dict[str, tuple[str, ...]] = {
-    "say it in a language": (*_LANGS.split(), *_ZH_LANGS.split("|")),
+    "say it in a language": (*_LANGS.split(), *_ZH_LANGS.split("|"), "意思"),
     "quantity comparison": ("which is", "哪个", "谁"),
-    "extraction request": ("turn", "convert", "list", "find", "every", "from", "json", "csv", "yaml", "table",
+    "extraction request": ("turn", "convert", "list", "find", "every", "from", "all", "json", "csv", "yaml", "table",
                            "spreadsheet", "按"),
     "template fields": ("time", "person", "时间", "人物"),
     "compose a piece": ("write", "compose", "draft", "create", "give", "make", "come", "pen", "craft", "generate",
@@ -483,10 +498,10 @@ HINTS: dict[str, tuple[str, ...]] = {
                         "名", "想", "题", "创作", "撰写", "起草", "描写"),
     "imperative write": ("write", "compose", "draft", "craft", "pen"),
     "genre request": tuple(_GENRES.split("|")),
-    "take a role": ("you", "you're", "yourself", "be", "would", "以", "模仿"),
+    "take a role": ("you", "you're", "yourself", "be", "would", "play", "以", "模仿"),
     "constraint puzzle": ("than", "beat", "beats", "outran", "outscored", "ahead", "before", "behind", "of", "比",
                           "daughter", "daughters", "son", "sons", "brother", "brothers", "sister", "sisters", "siblings"),
-    "live status": ("down", "offline", "working", "loading"),
+    "live status": ("down", "offline", "working", "loading", "closed", "shut", "cancelled", "canceled", "delayed"),
     "feelings": ("feel", "feeling"),
     "rewrite verb": ("make",),
     "deduction": ("all", "no", "some", "every", "所有"),
@@ -501,7 +516,7 @@ HINTS: dict[str, tuple[str, ...]] = {
     "temperature question": ("度",),
     "news": ("最新",),
     "clock/calendar": ("今天", "现在"),
-    "choice": ("which", "or", "vs", "versus", "哪", "选", "还是"),
+    "choice": ("which", "or", "vs", "versus", "哪", "选", "还是", "该不该", "要不要", "应不应该", "是否应该", "是不是应该"),
     "comparison": ("比较",),
     "superlative way": ("best", "smartest", "cheapest", "fastest", "easiest", "safest", "wisest", "most", "最"),
     "brainstorm/plan": ("如何",),
@@ -537,9 +552,12 @@ PERCENT_OF = (
     r"|打[\d一二三四五六七八九]+(?:\.\d)?折|[\d一二三四五六七八九]折(?:后|以后|之后)"
     r"|(?<![\d.,])\d+(?:[.,]\d+)*(?:(?!after|之后|以后)[^.?!。？;\d%]){1,24}?\d+(?:\.\d+)?\s*%\s*(?:[a-z]+\s+)?"
     r"[交缴扣收付的]?(?:tip|tax|vat|discount|off|interest|fee|commission|markup|税率|税|利率|手续费|提成|小费|折扣|服务费)"
+    r"|(?<![\d.,])\d+(?:[.,]\d+)*[^.?!。？;\d%]{1,12}?(?:涨价|降价|上涨|下降|下跌|增长|提高|降低|增加|减少|涨了?|降了?)\s*"
+    r"\d+(?:\.\d+)?\s*%"
 )
-"""A rate of an amount, the rate first ("18% of 240") or the amount first ("$186.40 with an 18% tip"; an amount
-"after" a rate is the result, and asking for the original is a word problem)."""
+"""A rate of an amount: the rate first ("18% of 240"), the amount first ("$186.40 with an 18% tip"; an amount
+"after" a rate is the result, and asking for the original is a word problem), or an amount changed by a rate
+("原价1200，先涨价10%")."""
 LENGTH = (
     r"\bin (?:one|a single|\d+|two|three|five|ten) (?:sentences?|words?|paragraphs?|lines?|bullet points?)\b|"
     r"\bunder \d+ words|\bat most \d+ words|\bno more than \d+|[\d一二三四五六七八九十百]+字"
@@ -632,6 +650,7 @@ class Compiled:
     imperative_family: int
     advice_family: int
     calendar_family: int
+    programming_family: int
     """Index of the "personal advice" family (without a first person it is a question about the world)."""
     """Index of the "imperative write" family (it does not count when the thing to write is code)."""
     """Index of the "code marks" family (error names found while reading words count for it)."""
@@ -728,6 +747,7 @@ def compiled() -> Compiled:
         imperative_family=next(i for i, f in enumerate(families) if f.name == "imperative write"),
         advice_family=next(i for i, f in enumerate(families) if f.name == "personal advice"),
         calendar_family=next(i for i, f in enumerate(families) if f.name == "calendar request"),
+        programming_family=next(i for i, f in enumerate(families) if f.name == "programming vocabulary"),
         word=re.compile(WORD),
         zh={k: tuple(sorted(v, key=lambda e: -len(e[0]))) for k, v in first.items()},
         zh_first=frozenset(first),

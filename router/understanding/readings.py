@@ -23,7 +23,7 @@ _VALUE_EN = LazyPattern(
     r"\bhow much (?:is|are|does|do)\b|\b(?:trading|going|sitting|selling) (?:at|for)\b|"
     r"\bwhat(?:'s|s| is| are)\b.{1,40}\bat\b(?! (?:home|work|school|night|the (?:end|start|moment)))|"
     r"\b(?:price|prices|cost|costs|rate|rates|level|levels|value|worth|up or down|cancelled|canceled|delayed|running|"
-    r"open|closed|crowded|busy|sold out|available)\b"
+    r"open|closed|crowded|busy|sold out|available|score|scores|result|results|standings)\b"
 )
 """Questions after a value or a state: "how much is", "trading at", "what's X at", a price, a rate, open or
 cancelled."""
@@ -37,6 +37,7 @@ _WHICH_DAY = ("what day", "which day", "星期几", "周几", "礼拜几", "day 
 _WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday", "星期", "周", "礼拜")
 _INLINE_OPTIONS = LazyPattern(r"\ba[.)] .{1,80}\bb[.)] |\na[.)] [^\n]+\nb[.)] ")
 """Lettered answers on one line ("A. 3 hours B. 6 hours"): an exam item lists its numbers as options."""
+_UNIT_PREFIXES = frozenset({"千", "百", "万", "十"})
 _SPANS = ("minute", "hour", "day", "week", "分钟", "小时", "天")
 _ZH_UNITS = "厘米|公分|毫米|米|公里|千米|英里|英尺|英寸|码|斤|公斤|千克|克|磅|盎司|升|毫升|加仑|摄氏度|华氏度|亩|平方米|平方英尺"
 _ZH_CONVERSION = LazyPattern(
@@ -81,7 +82,7 @@ def calendar_arithmetic(low: str) -> bool:
 
 def rate_riddle(numbers: list[str], low: str) -> bool:
     """The same number for the workers, the items and the time ("5 machines, 5 minutes, 5 widgets")."""
-    written = [n for n in numbers if n[0].isdigit()]  # a Chinese numeral may be a unit's prefix (千米)
+    written = [n for n in numbers if n not in _UNIT_PREFIXES]  # a lone 千 may be a unit's prefix (千米)
     if len(written) < 3 or not any(s in low for s in _SPANS) or _INLINE_OPTIONS.search(low):
         return False
     return Counter(written).most_common(1)[0][1] >= 3
