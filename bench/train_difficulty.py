@@ -45,6 +45,7 @@ in the default install and a 16 MB load).
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import hashlib
 import json
 import math
@@ -53,6 +54,7 @@ import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
@@ -60,7 +62,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import routing_tables as rt  # noqa: E402
 
-from router.routing.difficulty import exam_item  # noqa: E402
+from router.routing import semantic  # noqa: E402
+from router.routing.difficulty import exam_item, reads_semantic  # noqa: E402
 from router.routing.difficulty_features import digit_share, is_word_problem, word_problem  # noqa: E402
 from router.understanding import TASK_TYPES, understand  # noqa: E402
 
@@ -88,9 +91,13 @@ WORD_PROBLEM_RIDGE = 3000.0
 """Heavy shrinkage: with 17 correlated readings and ~1,000 problems, the direction, not the fit."""
 WORD_PROBLEM_SOURCES = ("gsm8k",)
 """The tables of word problems the word-problem term is fitted on (others' maths is competition or code)."""
+SEMANTIC_RIDGE = 10.0
+"""Ridge of the exam items' embedding term, in units of the mean diagonal of its weighted Gram matrix."""
+SEMANTIC_WEIGHT = 1.0
+"""The embedding term's spread, in spreads of the exam branch's score without it."""
 CALIBRATION_POINTS = 1001
-CANDIDATES = ("A", "B", "F", "G")
-SHIPPED = "G"
+CANDIDATES = ("A", "B", "F", "G", "S")
+SHIPPED = "S"
 HELD_OUT = ("gsm8k", "mmlu", "arena_bench_v1", "h2o", "routerarena")
 T = len(TASK_TYPES)
 
@@ -107,6 +114,8 @@ class Reading:
     word_problem: tuple[float, ...] = ()
     """Empty when the word-problem term does not apply (not a word problem, or a proof)."""
     digits: float = 0.0
+    embedding: Any = None
+    """``router.routing.semantic.embed`` of an exam item (None for other questions, Chinese, or without wordllama)."""
 
 
 def prompt_hash(prompt: str) -> str:
@@ -119,8 +128,10 @@ def read(rows: Sequence[rt.Row]) -> list[Reading]:
         u = understand(r.prompt)
         wp = word_problem(r.prompt)
         wp = wp if is_word_problem(r.prompt, wp) and "proof" not in u.constraints else ()
+        choice = exam_item(r.prompt)
+        vector = semantic.embed(r.prompt) if choice and reads_semantic(u.language) else None
         out.append(Reading(u.vector[:T], TASK_TYPES.index(u.task), u.vector[:21], math.log1p(len(r.prompt)),
-                           exam_item(r.prompt), wp, digit_share(r.prompt)))
+                           choice, wp, digit_share(r.prompt), vector))
     return out
 
 
@@ -159,6 +170,8 @@ class Model:
     """Candidate G: mean and spread of the multiple-choice digit share."""
     word_problem_base: float = 0.0
     """Candidate G: added (times BETA) to a word problem read as maths, so a plain one adds nothing."""
+    semantic: tuple[Any, float] | None = None
+    """Candidate S: weights over an exam item's embedding and an offset (``raw += e @ weights + offset``)."""
 
     def raw(self, reading: Reading) -> float:
         branch = "choice" if reading.choice and "choice" in self.prior else "open"
@@ -173,6 +186,8 @@ class Model:
             value += BETA * (maths * wp + base) if maths >= 0.05 else 0.0
         if self.digits is not None and branch == "choice":
             value += DELTA * (reading.digits - self.digits[0]) / self.digits[1]
+        if self.semantic is not None and branch == "choice" and reading.embedding is not None:
+            value += float(reading.embedding @ self.semantic[0]) + self.semantic[1]
         if self.ridge is not None:
             mean, scale, weights = self.ridge
             value += sum(w * (x - m) / s for w, x, m, s in zip(weights, reading.head, mean, scale, strict=True))
@@ -182,10 +197,10 @@ class Model:
 def fit(rows: Sequence[rt.Row], readings: Sequence[Reading], candidate: str = SHIPPED) -> Model:
     y = standardised_targets(rows)
     w = rt.source_weights(list(rows))
-    branches = ("open", "choice") if candidate in ("F", "G") else ("open",)
+    branches = ("open", "choice") if candidate in ("F", "G", "S") else ("open",)
     prior, mu, sd = {}, {}, {}
     for branch in branches:
-        idx = [j for j, g in enumerate(readings) if candidate not in ("F", "G") or (g.choice == (branch == "choice"))]
+        idx = [j for j, g in enumerate(readings) if candidate not in ("F", "G", "S") or (g.choice == (branch == "choice"))]
         if len(idx) < 50 and branch == "choice":
             continue  # (almost) no exam items to fit on: they are scored as open questions
         known = KNOWN_PRIOR if branch == "open" else dict.fromkeys(TASK_TYPES, 0.0)
@@ -209,10 +224,13 @@ def fit(rows: Sequence[rt.Row], readings: Sequence[Reading], candidate: str = SH
         prior[branch], mu[branch], sd[branch] = tuple(p), tuple(m), tuple(s)
     if candidate == "F":
         return Model(prior, mu, sd, dict(ALPHA), dict(GAMMA))
-    if candidate == "G":
+    if candidate in ("G", "S"):
         fitted = _fit_word_problem(rows, readings)
-        return Model(prior, mu, sd, dict(ALPHA), dict(GAMMA), None, fitted[:3] if fitted else None,
-                     _digit_spread(readings), fitted[3] if fitted else 0.0)
+        model = Model(prior, mu, sd, dict(ALPHA), dict(GAMMA), None, fitted[:3] if fitted else None,
+                      _digit_spread(readings), fitted[3] if fitted else 0.0)
+        if candidate == "G" or "choice" not in model.prior:
+            return model
+        return dataclasses.replace(model, semantic=_fit_semantic(rows, readings, y, w, model))
     model = Model(prior, mu, sd, {"open": 1.0}, {"open": 0.0})
     if candidate == "A":
         return model
@@ -250,6 +268,33 @@ def _fit_word_problem(rows: Sequence[rt.Row], readings: Sequence[Reading]):  # t
     weights = weights / spread
     base = -float(np.quantile(prediction / spread, WP_BASE_QUANTILE))
     return tuple(mean.tolist()), tuple(scale.tolist()), tuple(weights.tolist()), base
+
+
+def _fit_semantic(rows: Sequence[rt.Row], readings: Sequence[Reading], y: Sequence[float], w: Sequence[float],
+                  base: Model) -> tuple[Any, float] | None:
+    """Candidate S: a ridge of the (source-standardised) target on the exam items' embeddings, every
+    source weighing the same, scaled so that one spread of its prediction weighs SEMANTIC_WEIGHT spreads
+    of the branch's score without it, and centred on the fitted items (so an item without an embedding
+    adds what an average one does: nothing)."""
+    import numpy as np
+
+    idx = [j for j, g in enumerate(readings) if g.choice and g.embedding is not None]
+    if len(idx) < 50:
+        return None
+    x = np.array([readings[j].embedding for j in idx], dtype=np.float64)
+    t, wa = np.array([y[j] for j in idx]), np.array([w[j] for j in idx])
+    total = wa.sum()
+    mean = (wa[:, None] * x).sum(axis=0) / total
+    z = x - mean
+    gram = (z * wa[:, None]).T @ z
+    ridge = SEMANTIC_RIDGE * np.trace(gram) / x.shape[1]
+    beta = np.linalg.solve(gram + ridge * np.eye(x.shape[1]), z.T @ (wa * (t - (wa * t).sum() / total)))
+    prediction = z @ beta
+    centre = float((wa * prediction).sum() / total)
+    spread = math.sqrt(float((wa * (prediction - centre) ** 2).sum() / total)) or 1.0
+    base_spread = branch_centres(base, rows, readings)["choice"][1]
+    scale = SEMANTIC_WEIGHT * base_spread / spread
+    return (beta * scale).astype(np.float32), float(-(mean @ beta + centre) * scale)
 
 
 def _digit_spread(readings: Sequence[Reading]) -> tuple[float, float]:
@@ -370,9 +415,13 @@ def _within_fields(model: Model, branch: str) -> dict[str, object]:
     if branch == "open" and model.word_problem is not None:
         return {"word_problem": [[round(v, 6) for v in part] for part in model.word_problem], "beta": BETA,
                 "word_problem_base": round(model.word_problem_base, 6)}
+    fields: dict[str, object] = {}
     if branch == "choice" and model.digits is not None:
-        return {"digits": [round(model.digits[0], 6), round(model.digits[1], 6), DELTA]}
-    return {}
+        fields["digits"] = [round(model.digits[0], 6), round(model.digits[1], 6), DELTA]
+    if branch == "choice" and model.semantic is not None:
+        fields["semantic"] = {"embedding": semantic.EMBEDDING, "weights": [round(float(v), 7) for v in model.semantic[0]],
+                              "offset": round(model.semantic[1], 7), "ridge": SEMANTIC_RIDGE, "weight": SEMANTIC_WEIGHT}
+    return fields
 
 
 def ship(rows: Sequence[rt.Row], readings: Sequence[Reading], figures: dict[str, object]) -> dict[str, object]:
@@ -390,10 +439,11 @@ def ship(rows: Sequence[rt.Row], readings: Sequence[Reading], figures: dict[str,
         return [round(v, 6) for v in values]
 
     return {
-        "version": 4,
+        "version": 5,
         "about": "router.difficulty parameters, written by bench/train_difficulty.py from shared/datasets "
         "(RouteLLM's GSM8K/MMLU tables, arena-hard-auto arena_bench_v1, h2o-LLM-eval, RouterArena; all "
-        "Apache-2.0: see LICENSES.difficulty_model.md next to this file)",
+        "Apache-2.0), the exam items' semantic term a ridge over wordllama's embeddings (MIT; not shipped here): "
+        "see LICENSES.difficulty_model.md next to this file",
         "tasks": list(TASK_TYPES),
         "branches": {
             branch: {
@@ -425,6 +475,9 @@ def main() -> int:
         return 1
     print("rows: " + "  ".join(f"{g}={sum(1 for r in rows if r.group == g)}" for g in sorted({r.group for r in rows})))
     readings = read(rows)
+    if SHIPPED == "S" and not any(g.embedding is not None for g in readings) and not args.no_write:
+        print("candidate S needs wordllama's embeddings (pip install 'wordllama>=0.4.0.post1,<0.5'): nothing written")
+        return 1
     tables = {}
     for name in CANDIDATES:
         try:

@@ -135,10 +135,12 @@ def test_a_word_problem_with_more_steps_scores_higher_than_one_of_the_same_lengt
 
 def test_shipped_parameters_carry_their_provenance() -> None:
     data = json.loads(MODEL.read_text(encoding="utf-8"))
-    assert data["version"] == 4 and "LICENSES.difficulty_model.md" in data["about"]
+    assert data["version"] == 5 and "LICENSES.difficulty_model.md" in data["about"]
+    assert data["branches"]["choice"]["semantic"]["embedding"] == "wordllama l2_supercat_256"
     assert set(data["loso_apgr"]) == {"gsm8k", "mmlu", "arena_bench_v1", "h2o", "routerarena"}
     licences = (MODEL.parent / "LICENSES.difficulty_model.md").read_text(encoding="utf-8")
     assert licences.count("Apache License") >= 4 and "RouterArena" in licences and "arena-hard-auto" in licences
+    assert "wordllama" in licences and "MIT License" in licences
 
 
 def test_import_loads_neither_the_parameters_nor_heavy_modules() -> None:

@@ -22,7 +22,8 @@ REPO = Path(__file__).resolve().parents[1]
 NOT_ON_THE_MOCK_PATH = (
     "router.routing.cues",  # only once a question mentions a provider or model by name
     "router.server", "router.telemetry.otel", "router.balance", "router.tools.mcp", "router.routing.learning",
-    "router.routing.difficulty", "router.clients.openai", "router.clients.lean", "router.clients.litellm",
+    "router.routing.difficulty", "router.routing.semantic", "router.clients.openai", "router.clients.lean",
+    "router.clients.litellm", "numpy", "tokenizers", "safetensors",
     "openai", "litellm", "httpx", "aiohttp", "httptools", "mcp", "opentelemetry", "llama_cpp", "redis",
 )
 

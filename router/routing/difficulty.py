@@ -9,7 +9,9 @@ branches, because they gain differently:
   extraction and multi-step reasoning gain; writing, roleplay, humanities and general knowledge gain
   little), the question's log length standardised within its task type, and for a maths word problem
   its structure (``difficulty_features.word_problem``: a problem that chains more steps is harder);
-* exam items: their length (long scenarios gain most) and their digit share (calculations least).
+* exam items: their length (long scenarios gain most), their digit share (calculations least), and
+  what they are about: a ridge over the item's static embedding (``routing.semantic``: wordllama's
+  token vectors, read from its wheel, loaded on the first exam item, never at import).
 
 The sum is squashed to [0, 1] by a logistic of its value standardised within the branch (0.5 is a
 typical question of its branch). Parameters are trained by ``bench/train_difficulty.py`` on every
@@ -32,10 +34,13 @@ import math
 import re
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Literal
+from typing import Any, Literal
 
 from router.errors import ConfigError, UsageError
 from router.routing.difficulty_features import WORD_PROBLEM_FEATURES, digit_share, is_word_problem, word_problem
+from router.routing.semantic import DIM as SEMANTIC_DIM
+from router.routing.semantic import EMBEDDING as SEMANTIC_EMBEDDING
+from router.routing.semantic import embed
 
 _MODEL_FILE = "difficulty_model.json"
 _MATHS = 1
@@ -65,6 +70,8 @@ class _Branch:
     """Added (times ``beta``) to a word problem read as maths: a plain one adds nothing, a chained one more."""
     digits: tuple[float, float, float] | None = None
     """Mean, spread and weight of ``difficulty_features.digit_share`` (exam branch)."""
+    semantic: tuple[tuple[float, ...], float] | None = None
+    """Weights over ``routing.semantic.embed`` and an offset (exam branch): what an exam item is about."""
 
 
 @dataclass(frozen=True)
@@ -128,6 +135,7 @@ def _params() -> _Params:
                 float(b.get("beta", 0.0)),
                 digits=tuple(float(v) for v in b["digits"]) if b.get("digits") else None,  # type: ignore[arg-type]
                 word_problem_base=float(b.get("word_problem_base", 0.0)),
+                semantic=_semantic_fields(b.get("semantic")),
             )
             for name, b in data["branches"].items()
         }
@@ -144,6 +152,7 @@ def _params() -> _Params:
         b.word_problem is None or all(len(part) == len(WORD_PROBLEM_FEATURES) for part in b.word_problem)
         for b in branches.values()
     ) and all(b.digits is None or len(b.digits) == 3 for b in branches.values())
+    shapes_ok = shapes_ok and all(b.semantic is None or len(b.semantic[0]) == SEMANTIC_DIM for b in branches.values())
     if tasks != TASK_TYPES or not shapes_ok:
         raise ConfigError(
             "difficulty parameters do not match the understanding (retrain: python bench/train_difficulty.py)",
@@ -154,6 +163,40 @@ def _params() -> _Params:
     if len(params.calibration) < 2:
         raise ConfigError("difficulty parameters carry no calibration sample", path=str(path))
     return params
+
+
+def _semantic_fields(value: object) -> tuple[tuple[float, ...], float] | None:
+    if not value:
+        return None
+    if value["embedding"] != SEMANTIC_EMBEDDING:  # type: ignore[index]
+        raise ValueError(f"semantic weights are for {value['embedding']!r}, not {SEMANTIC_EMBEDDING!r}")  # type: ignore[index]
+    return tuple(map(float, value["weights"])), float(value["offset"])  # type: ignore[index]
+
+
+def reads_semantic(language: str) -> bool:
+    """Whether an exam item's embedding is read: wordllama's vocabulary is English-centred and its Chinese
+    similarity weak, and no Chinese exam item was fitted on."""
+    return language != "zh"
+
+
+@lru_cache(maxsize=1)
+def _semantic_weights() -> Any:
+    """The exam branch's embedding weights as a numpy array, built once (numpy loads with the embeddings)."""
+    import numpy as np
+
+    semantic = _params().branches["choice"].semantic
+    return np.asarray(semantic[0] if semantic else (), dtype=np.float32)
+
+
+def _semantic_term(branch: _Branch, question: str, language: str) -> float:
+    """The exam item's embedding term; nothing (the fitted items' average) without the embeddings. Only the
+    exam branch carries one."""
+    if branch.semantic is None or not reads_semantic(language):
+        return 0.0
+    vector = embed(question)
+    if vector is None:
+        return 0.0
+    return float(vector @ _semantic_weights()) + branch.semantic[1]
 
 
 def _triple(value: object) -> tuple[tuple[float, ...], tuple[float, ...], tuple[float, ...]] | None:
@@ -192,6 +235,7 @@ def _score(question: str) -> tuple[float, str]:
     raw = branch.alpha * sum(prob * prior for prob, prior in zip(u.vector, branch.prior, strict=False))
     raw += branch.gamma * (math.log1p(len(question)) - branch.length_mean[task]) / branch.length_sd[task]
     raw += _within(branch, question, u.vector[_MATHS], "proof" in u.constraints, task == _MATHS)
+    raw += _semantic_term(branch, question, u.language)
     z = (raw - branch.centre) / branch.spread
     return 1.0 / (1.0 + math.exp(-max(-60.0, min(60.0, z)))), u.task
 
@@ -229,4 +273,5 @@ def decide(question: str, *, strong_share: float | None = None, threshold: float
     return Difficulty(score, threshold, "strong" if score >= threshold else "fast", task)
 
 
-__all__ = ["DEFAULT_STRONG_SHARE", "Difficulty", "decide", "difficulty", "exam_item", "multiple_choice", "threshold_for_share"]
+__all__ = ["DEFAULT_STRONG_SHARE", "Difficulty", "decide", "difficulty", "exam_item", "multiple_choice", "reads_semantic",
+           "threshold_for_share"]
