@@ -65,12 +65,14 @@ def main(argv: list[str] | None = None) -> int:
     import re
 
     from router.modes.select import select_mode
+    from router.routing import semantic
     from router.routing.difficulty import decide, threshold_for_share
     from router.understanding import analyse
 
     texts = _texts(args.limit)
     threshold = threshold_for_share(0.3)
     decide(texts[0], threshold=threshold)  # loads the parameters and builds the tables: not a decision
+    semantic.available()  # loads the exam items' embeddings (on the first exam item otherwise)
     select_mode(texts[0])
     baseline_pattern = re.compile(r"[A-Za-z]+")
     gc.collect()

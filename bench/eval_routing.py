@@ -60,6 +60,7 @@ def percentile(values: Sequence[float], q: float) -> float:
 
 def latency(questions: Sequence[str]) -> tuple[float, float, float, float]:
     """Decision p50/p99 in ms and the same for one regex pass; CPU time of this thread, median of 3 passes."""
+    from router.routing import semantic
     from router.routing.difficulty import decide, threshold_for_share
     from router.understanding import analyse
 
@@ -67,6 +68,7 @@ def latency(questions: Sequence[str]) -> tuple[float, float, float, float]:
     gc.freeze()
     threshold = threshold_for_share(0.3)
     decide(questions[0], threshold=threshold)  # loads parameters and tables: not part of a decision
+    semantic.available()  # loads the exam items' embeddings (on the first exam item otherwise)
     pattern = re.compile(r"[A-Za-z]+")
     runs = []
     for _ in range(3):

@@ -18,8 +18,11 @@ everything else (open questions, and requests that wrap options) are two branche
   table (GSM8K) alone and weighed by the maths probability: other tables' maths is competition maths
   or code, where the same readings point the other way;
 * exam items: the log length (long scenarios gain most) minus a quarter of the standardised digit
-  share (on letter-answered exams the strong model gains least on calculations); the task prior
-  measured no better than chance on subjects held out, so it is off (ALPHA 0).
+  share (on letter-answered exams the strong model gains least on calculations), plus what the item
+  is about: a ridge of the target on its static embedding (``router.routing.semantic``: wordllama's
+  token vectors, mean over the item's first 300 and last 100 characters), every source
+  weighing the same, scaled so that its spread weighs SEMANTIC_WEIGHT spreads of the branch's score
+  without it. The task prior measured no better than chance on subjects held out, so it is off (ALPHA 0).
 
 raw = ALPHA * prior + GAMMA * z(length) + terms above; a logistic of its value standardised within
 the branch squashes it to [0, 1]. Targets come from ``routing_tables`` (every model of every source;
@@ -29,17 +32,29 @@ Candidates, chosen by measurement (``--no-write`` prints them, every figure out 
   A  the task prior alone (one branch)
   B  A + ridge on the understanding's task probabilities, flags and size (numpy)
   F  the previous recipe (prior + length, exam items by length only)
-  G  the shipped recipe above
-Measured on the last round's understanding (mean LOSO APGR): A 0.553, B 0.560, F 0.554; G adds what
-the source-out figures cannot show, because its word-problem term has nothing to fit when GSM8K is
-the source held out: new GSM8K questions in five folds 0.665 (F 0.590; length 0.598), MMLU subjects
-held out one by one 0.597 over 40 draws of 10 (length 0.575). The weights BETA 0.5 and DELTA -0.25
-were picked from three values each by those two figures, so both are a little optimistic. Measured
-and left out: MMLU features beyond length and digits (negations, statement pairs, compound options,
-scenario openings: each below length on held-out subjects), the nearest subjects' gain by word
-overlap (0.44: a subject's neighbours say nothing of its gain), a ridge over hashed words (0.539
-mean), wordllama embeddings + ridge + prior (about 0.57 mean, for numpy, tokenizers and safetensors
-in the default install and a 16 MB load).
+  G  the previous round's recipe: F + the word-problem term + the exam items' digit share
+  S  the shipped recipe above: G + the exam items' embedding term
+G's word-problem term has nothing to fit when GSM8K is the source held out; ``bench/eval_routing.py``
+adds new GSM8K questions in five folds (G and S 0.650, F 0.590; length 0.598) and MMLU subjects held
+out one by one, 40 draws of 10 (G 0.597, S 0.623; length 0.575). The weights BETA 0.5 and DELTA -0.25
+were picked from three values each by those two figures, SEMANTIC_RIDGE from 3 / 10 / 30 and
+SEMANTIC_WEIGHT from 0.5 / 1 by the held-out figures too (they differ by at most 0.002 there), so all
+are a little optimistic. Measured and left out: MMLU features beyond length and digits (negations,
+statement pairs, compound options, scenario openings: each below length on held-out subjects), the
+nearest subjects' gain by word overlap (0.44: a subject's neighbours say nothing of its gain), a ridge
+over hashed words (0.539 mean). Semantic candidates (2026-12-02, a scratch harness stacking each on G's
+held-out scores, every figure held out; GSM8K, MMLU,
+arena, h2o, routerarena as sources held out, then MMLU subjects held out):
+  - the embedding term on open questions too (not on word problems): 0.578 / 0.628 / 0.548 / 0.545 /
+    0.655, subjects 0.621: no gain on the open-ended Arena prompts, and every question would pay the
+    embedding's cost and its load; without the word-problem exception GSM8K fell to 0.52-0.56;
+  - one ridge over every row, stacked on G: GSM8K 0.544, MMLU 0.637, subjects 0.618, new GSM8K 0.636;
+  - hashed words, word pairs and Chinese characters (2,048 buckets, no dependency) in place of the
+    embedding: 0.578 / 0.616 / 0.545 / 0.514 / 0.641, subjects 0.608;
+  - the 100 nearest fitted items' mean target (embedding cosine): MMLU 0.614, subjects 0.585;
+  - the task probabilities beside the embedding in the ridge: MMLU 0.621, subjects 0.616;
+  - model2vec: no model ships in a PyPI wheel (its 0.10.0 wheel is code only), and a download at run
+    time is ruled out, so it was not measured.
 """
 
 from __future__ import annotations
@@ -115,7 +130,7 @@ class Reading:
     """Empty when the word-problem term does not apply (not a word problem, or a proof)."""
     digits: float = 0.0
     embedding: Any = None
-    """``router.routing.semantic.embed`` of an exam item (None for other questions, Chinese, or without wordllama)."""
+    """``router.routing.semantic.mean_vector`` of an exam item (None for other questions, Chinese, or without wordllama)."""
 
 
 def prompt_hash(prompt: str) -> str:
@@ -129,7 +144,7 @@ def read(rows: Sequence[rt.Row]) -> list[Reading]:
         wp = word_problem(r.prompt)
         wp = wp if is_word_problem(r.prompt, wp) and "proof" not in u.constraints else ()
         choice = exam_item(r.prompt)
-        vector = semantic.embed(r.prompt) if choice and reads_semantic(u.language) else None
+        vector = semantic.mean_vector(r.prompt) if choice and reads_semantic(u.language) else None
         out.append(Reading(u.vector[:T], TASK_TYPES.index(u.task), u.vector[:21], math.log1p(len(r.prompt)),
                            choice, wp, digit_share(r.prompt), vector))
     return out

@@ -32,14 +32,16 @@ def _run(code: str, home: Path, extra_path: str = "") -> subprocess.CompletedPro
 
 
 @needs_wordllama
-def test_an_exam_item_is_embedded_from_the_installed_wheel_without_a_download(tmp_path: Path) -> None:
+def test_an_exam_item_is_read_from_the_installed_wheel_without_a_download(tmp_path: Path) -> None:
     code = (
         "import sys\n"
         "from router.routing import semantic\n"
-        f"v = semantic.embed({EXAM_ITEM!r})\n"
-        "assert v is not None and v.shape == (semantic.DIM,), v\n"
-        "assert abs(float(v @ v) - 1.0) < 1e-4\n"
-        f"assert (semantic.embed({EXAM_ITEM!r}) == v).all()\n"
+        f"v = semantic.mean_vector({EXAM_ITEM!r})\n"
+        "assert v is not None and v.shape == (semantic.DIM,) and float(v @ v) > 0.0, v\n"
+        f"assert (semantic.mean_vector({EXAM_ITEM!r}) == v).all()\n"
+        "weights = tuple(float(x) for x in v[::-1])\n"
+        f"folded = semantic.projection(weights)({EXAM_ITEM!r})\n"
+        "assert abs(folded - float(v @ v[::-1])) < 1e-4 * abs(folded), (folded, float(v @ v[::-1]))\n"
         "loaded = [m for m in ('wordllama', 'huggingface_hub', 'requests') if m in sys.modules]\n"
         "assert not loaded, loaded\n"
         "print(' '.join(f'{x:.6f}' for x in v[:4]))\n"
@@ -82,7 +84,8 @@ def test_without_wordllama_the_score_goes_on_without_the_term(tmp_path: Path) ->
         "logging.basicConfig(level=logging.WARNING, stream=sys.stderr)\n"
         "from router.routing import semantic\n"
         f"q = {EXAM_ITEM!r}\n"
-        "assert semantic.embed(q) is None and not semantic.available()\n"
+        "assert semantic.mean_vector(q) is None and semantic.projection((0.0,) * semantic.DIM) is None\n"
+        "assert not semantic.available()\n"
         "scores = [router.difficulty(q), router.difficulty(q)]\n"
         "assert 0.0 < scores[0] == scores[1] < 1.0\n"
         "assert 'huggingface_hub' not in sys.modules\n"

@@ -34,13 +34,13 @@ import math
 import re
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any, Literal
+from typing import Literal
 
 from router.errors import ConfigError, UsageError
 from router.routing.difficulty_features import WORD_PROBLEM_FEATURES, digit_share, is_word_problem, word_problem
 from router.routing.semantic import DIM as SEMANTIC_DIM
 from router.routing.semantic import EMBEDDING as SEMANTIC_EMBEDDING
-from router.routing.semantic import embed
+from router.routing.semantic import Projection, projection
 
 _MODEL_FILE = "difficulty_model.json"
 _MATHS = 1
@@ -71,7 +71,7 @@ class _Branch:
     digits: tuple[float, float, float] | None = None
     """Mean, spread and weight of ``difficulty_features.digit_share`` (exam branch)."""
     semantic: tuple[tuple[float, ...], float] | None = None
-    """Weights over ``routing.semantic.embed`` and an offset (exam branch): what an exam item is about."""
+    """Weights over ``routing.semantic.mean_vector`` and an offset (exam branch): what an exam item is about."""
 
 
 @dataclass(frozen=True)
@@ -180,12 +180,10 @@ def reads_semantic(language: str) -> bool:
 
 
 @lru_cache(maxsize=1)
-def _semantic_weights() -> Any:
-    """The exam branch's embedding weights as a numpy array, built once (numpy loads with the embeddings)."""
-    import numpy as np
-
+def _projection() -> Projection | None:
+    """The exam branch's embedding weights folded into the token table, built on the first exam item."""
     semantic = _params().branches["choice"].semantic
-    return np.asarray(semantic[0] if semantic else (), dtype=np.float32)
+    return projection(semantic[0]) if semantic else None
 
 
 def _semantic_term(branch: _Branch, question: str, language: str) -> float:
@@ -193,10 +191,9 @@ def _semantic_term(branch: _Branch, question: str, language: str) -> float:
     exam branch carries one."""
     if branch.semantic is None or not reads_semantic(language):
         return 0.0
-    vector = embed(question)
-    if vector is None:
-        return 0.0
-    return float(vector @ _semantic_weights()) + branch.semantic[1]
+    reading = _projection()
+    value = reading(question) if reading is not None else None
+    return 0.0 if value is None else value + branch.semantic[1]
 
 
 def _triple(value: object) -> tuple[tuple[float, ...], tuple[float, ...], tuple[float, ...]] | None:

@@ -7,15 +7,17 @@ the Llama-2 vocabulary, distilled from LLM token embeddings, MIT licence), read 
 its wheel ships. Its own loader is never called: it looks for the bundled tokenizer in the wrong
 folder and then tries a download, and nothing here may reach the network at run time.
 
-A question is read at its first 600 and last 300 characters (where its subject and its request are),
-split on white space; each word's token ids come from the packaged tokenizer once and are then
-remembered (bounded), so a decision costs dictionary look-ups, one gather and a dot product. The
-vector is the L2-normalised mean of the token vectors: training (``bench/train_difficulty.py``) and
-``router.difficulty`` both call :func:`embed`, so they read a question the same way.
+A question is read at its first 300 and last 100 characters (its subject and its last options; a
+longer window measured the same on held-out subjects and costs more), split on white space and
+tokenized word by word by the packaged tokenizer. Its reading is the mean of its token vectors
+(:func:`mean_vector`, what ``bench/train_difficulty.py`` fits on). The score only ever needs one
+linear reading of that mean, so :func:`projection` folds the fitted weights into one number per token
+when the table loads, and a decision is a dictionary look-up per word (each word's numbers are
+remembered, bounded): no vector is touched. Normalising the mean measured the same.
 
 numpy, tokenizers and the 16 MB table load on the first call (a few tenths of a second), never at
 import, and only ``router.difficulty`` on an exam item calls it. When wordllama, numpy or tokenizers is
-missing, :func:`embed` returns None and the score goes without this term (logged once).
+missing, :func:`projection` returns None and the score goes without this term (logged once).
 """
 
 from __future__ import annotations
@@ -28,7 +30,7 @@ from typing import Any
 DIM = 256
 EMBEDDING = "wordllama l2_supercat_256"
 """The name the shipped weights carry, checked when they load."""
-_HEAD, _TAIL = 600, 300
+_HEAD, _TAIL = 300, 100
 _WORD_CACHE = 1 << 16
 _log = logging.getLogger(__name__)
 
@@ -80,26 +82,59 @@ def _ids(word: str) -> tuple[int, ...]:
     return tuple(table.tokenizer.encode(word, add_special_tokens=False).ids) if table is not None else ()
 
 
+def _words(text: str) -> list[str]:
+    if len(text) > _HEAD + _TAIL:
+        text = text[:_HEAD] + " " + text[-_TAIL:]
+    return text.split()
+
+
 def available() -> bool:
     """Whether the embeddings are installed (loads them)."""
     return _table() is not None
 
 
-def embed(text: str) -> Any | None:
-    """The question's unit vector (a numpy array of ``DIM`` floats), or None without the embeddings or words."""
+def mean_vector(text: str) -> Any | None:
+    """The mean of the question's token vectors (a numpy array of ``DIM`` floats), or None without the
+    embeddings or words: what ``bench/train_difficulty.py`` fits its weights on."""
+    table = _table()
+    ids = [i for word in _words(text) for i in _ids(word)] if table is not None else []
+    return table.vectors.take(ids, axis=0).mean(axis=0) if ids else None
+
+
+class Projection:
+    """``weights @ mean_vector(text)``, folded into one number per token: a decision sums a few numbers
+    per word (each word's sum and count remembered, bounded) and touches no vector."""
+
+    def __init__(self, per_token: list[float]) -> None:
+        self._per_token = per_token
+        self._seen: dict[str, tuple[float, int]] = {}
+
+    def __call__(self, text: str) -> float | None:
+        total, count = 0.0, 0
+        seen = self._seen
+        for word in _words(text):
+            known = seen.get(word)
+            if known is None:
+                ids = _ids(word)
+                known = (sum(map(self._per_token.__getitem__, ids)), len(ids))
+                if len(seen) >= _WORD_CACHE:
+                    seen.clear()
+                seen[word] = known
+            total += known[0]
+            count += known[1]
+        return total / count if count else None
+
+
+def projection(weights: tuple[float, ...]) -> Projection | None:
+    """The reading ``weights @ mean_vector(text)`` for these ``DIM`` weights, or None without the embeddings."""
     table = _table()
     if table is None:
         return None
-    if len(text) > _HEAD + _TAIL:
-        text = text[:_HEAD] + " " + text[-_TAIL:]
-    ids: list[int] = []
-    for word in text.split():
-        ids.extend(_ids(word))
-    if not ids:
-        return None
-    total = table.vectors.take(ids, axis=0).sum(axis=0)  # the mean's direction: it is normalised next
-    norm = float(total @ total) ** 0.5
-    return total / norm if norm > 0.0 else None
+    import numpy as np
+
+    if len(weights) != DIM:
+        raise ValueError(f"{len(weights)} semantic weights for {DIM}-wide embeddings")
+    return Projection((table.vectors @ np.asarray(weights, dtype=np.float32)).astype(float).tolist())
 
 
-__all__ = ["DIM", "EMBEDDING", "available", "embed"]
+__all__ = ["DIM", "EMBEDDING", "Projection", "available", "mean_vector", "projection"]
