@@ -35,24 +35,25 @@ Candidates, chosen by measurement (``--no-write`` prints them, every figure out 
   G  the previous round's recipe: F + the word-problem term + the exam items' digit share
   S  the shipped recipe above: G + the exam items' embedding term
 G's word-problem term has nothing to fit when GSM8K is the source held out; ``bench/eval_routing.py``
-adds new GSM8K questions in five folds (G and S 0.650, F 0.590; length 0.598) and MMLU subjects held
-out one by one, 40 draws of 10 (G 0.597, S 0.623; length 0.575). The weights BETA 0.5 and DELTA -0.25
+adds new GSM8K questions in five folds (G and S 0.649, F 0.590; length 0.598) and MMLU subjects held
+out one by one, 40 draws of 10 (G 0.597, S 0.621; length 0.575). The weights BETA 0.5 and DELTA -0.25
 were picked from three values each by those two figures, SEMANTIC_RIDGE from 3 / 10 / 30 and
 SEMANTIC_WEIGHT from 0.5 / 1 by the held-out figures too (they differ by at most 0.002 there), so all
 are a little optimistic. Measured and left out: MMLU features beyond length and digits (negations,
 statement pairs, compound options, scenario openings: each below length on held-out subjects), the
 nearest subjects' gain by word overlap (0.44: a subject's neighbours say nothing of its gain), a ridge
-over hashed words (0.539 mean). Semantic candidates (2026-12-02, a scratch harness stacking each on G's
-held-out scores, every figure held out; GSM8K, MMLU,
-arena, h2o, routerarena as sources held out, then MMLU subjects held out):
-  - the embedding term on open questions too (not on word problems): 0.578 / 0.628 / 0.548 / 0.545 /
-    0.655, subjects 0.621: no gain on the open-ended Arena prompts, and every question would pay the
-    embedding's cost and its load; without the word-problem exception GSM8K fell to 0.52-0.56;
-  - one ridge over every row, stacked on G: GSM8K 0.544, MMLU 0.637, subjects 0.618, new GSM8K 0.636;
+over hashed words (0.539 mean). Semantic candidates, by ``python bench/semantic_candidates.py --ngrams``
+(each stacked on G's held-out scores; GSM8K / MMLU / arena / h2o / routerarena held out as sources,
+then MMLU subjects and new GSM8K questions; G alone: 0.576 / 0.601 / 0.550 / 0.522 / 0.648, 0.597,
+0.649; at LAMBDA 1):
+  - the embedding term on exam items (S): 0.576 / 0.631 / 0.551 / 0.522 / 0.648, 0.621, 0.649;
+  - on open questions too (not on word problems): 0.576 / 0.630 / 0.530 / 0.545 / 0.659, 0.619: the
+    open-ended Arena prompts lose 0.02 (0.011 at LAMBDA 0.5), and every question would pay the
+    embedding's cost and load; one ridge over every row, word problems included: GSM8K 0.506;
+  - the task probabilities beside the embedding: 0.625 on MMLU, 0.617 on subjects, Arena 0.532;
+  - the 100 nearest fitted items' mean target (cosine): MMLU 0.614, subjects 0.577, Arena 0.514;
   - hashed words, word pairs and Chinese characters (2,048 buckets, no dependency) in place of the
-    embedding: 0.578 / 0.616 / 0.545 / 0.514 / 0.641, subjects 0.608;
-  - the 100 nearest fitted items' mean target (embedding cosine): MMLU 0.614, subjects 0.585;
-  - the task probabilities beside the embedding in the ridge: MMLU 0.621, subjects 0.616;
+    embedding: 0.576 / 0.619 / 0.543 / 0.540 / 0.639, subjects 0.610;
   - model2vec: no model ships in a PyPI wheel (its 0.10.0 wheel is code only), and a download at run
     time is ruled out, so it was not measured.
 """
