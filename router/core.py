@@ -54,7 +54,7 @@ class Router:
         clock: Callable[[], float] | None = None,
     ) -> None:
         from router.config import RouterConfig
-        from router.loop.run import ProtocolMemory
+        from router.loop.memory import ProtocolMemory
         from router.state import make_store
         from router.state.breaker import CircuitBreaker
 
@@ -301,7 +301,7 @@ class Router:
             chosen_mode = choice.mode
             mode_reason = f"{choice.reason} (confidence {choice.confidence:.2f}, {choice.source})"
 
-        from router.loop.run import loop_settings
+        from router.loop.settings import loop_settings
 
         settings = loop_settings(loop or self.config.loop, max_steps=max_steps)
         route, decision = await self._auto(route, question, chosen_mode, requested=_is_auto(model))

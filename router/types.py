@@ -34,6 +34,8 @@ class ToolCall:
 
 @dataclass(frozen=True)
 class AssistantMessage:
+    """The model's turn, normalised from any provider; ``to_dict`` puts it back into history as it came."""
+
     content: str | None = None
     tool_calls: tuple[ToolCall, ...] = ()
     reasoning_content: str | None = None
@@ -98,6 +100,8 @@ NO_OPTIONS = RequestOptions()
 
 @dataclass(frozen=True)
 class Usage:
+    """Token counts of one call, or of a whole answer (``+`` adds the attempts and steps up)."""
+
     prompt_tokens: int = 0
     completion_tokens: int = 0
     total_tokens: int = 0
@@ -135,6 +139,8 @@ class Attempt:
 
 @dataclass(frozen=True)
 class ChatResponse:
+    """One model call's result, whichever provider and SDK produced it."""
+
     message: AssistantMessage
     finish_reason: str | None = "stop"
     usage: Usage = field(default_factory=Usage)
@@ -261,6 +267,8 @@ class NoticeEvent:
 
 @dataclass(frozen=True)
 class ModeEvent:
+    """The answering mode chosen and why (the CLI's ``[mode]`` line), before any model call."""
+
     mode: str
     reason: str
     kind: Literal["mode"] = "mode"
@@ -268,6 +276,8 @@ class ModeEvent:
 
 @dataclass(frozen=True)
 class RouteEvent:
+    """Who is about to answer and why (the CLI's ``[route]`` line), emitted before the call."""
+
     provider: str
     model: str
     reason: str
@@ -276,6 +286,8 @@ class RouteEvent:
 
 @dataclass(frozen=True)
 class ToolCallEvent:
+    """A tool call about to run (the CLI's ``->`` line)."""
+
     name: str
     call_id: str
     arguments: str
@@ -303,6 +315,8 @@ class ToolCallDeltaEvent:
 
 @dataclass(frozen=True)
 class ToolResultEvent:
+    """A tool call's result or error, as the model will read it (the CLI's ``<-`` line)."""
+
     name: str
     call_id: str
     result: str
@@ -334,6 +348,8 @@ class RestartEvent:
 
 @dataclass(frozen=True)
 class DoneEvent:
+    """The last event of every run: the whole answer, for consumers that only read events."""
+
     answer: Answer
     kind: Literal["done"] = "done"
 

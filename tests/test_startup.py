@@ -24,6 +24,7 @@ NOT_ON_THE_MOCK_PATH = (
     "router.server", "router.telemetry.otel", "router.balance", "router.tools.mcp", "router.routing.learning",
     "router.routing.difficulty", "router.routing.semantic", "router.clients.openai", "router.clients.lean",
     "router.clients.litellm", "numpy", "tokenizers", "safetensors",
+    "router.loop.run", "router.loop.text_react", "router.loop.tool_runner", "router.tools.registry",  # the tool loop
     "openai", "litellm", "httpx", "aiohttp", "httptools", "mcp", "opentelemetry", "llama_cpp", "redis",
 )
 

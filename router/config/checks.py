@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import difflib
 from collections.abc import Callable
-from typing import Any, NoReturn
+from typing import Annotated, Any, NoReturn, get_args, get_origin
 
 from pydantic import BaseModel
 
@@ -41,7 +41,7 @@ def _model_at(loc: tuple[Any, ...]) -> type[BaseModel] | None:
         if field is None:
             return None
         annotation = field.annotation
-        args = getattr(annotation, "__args__", ())
+        args = [get_args(a)[0] if get_origin(a) is Annotated else a for a in get_args(annotation)]  # Lazy[Model]
         candidates = [a for a in (annotation, *args) if isinstance(a, type) and issubclass(a, BaseModel)]
         model = candidates[0] if candidates else None
     return model if isinstance(model, type) and issubclass(model, BaseModel) else None

@@ -23,26 +23,30 @@ import os
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Literal, NoReturn
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import Field, field_validator
 
+from router.config.base import _Strict
 from router.config.fields import check_base_url, check_env_name
 
 if TYPE_CHECKING:
-    from router.config.schema import ProviderConfig, RateLimits, RouterConfig
+    from router.config.schema import ProviderConfig, RouterConfig
 
 Balance = Literal["weighted", "least_busy", "latency", "usage"]
 BALANCED_CLIENTS = ("openai", "litellm")
 """Clients that talk to an endpoint with a key: the ones a deployment can point elsewhere."""
 
 
-class Deployment(BaseModel):
-    """One endpoint and key serving (some of) a provider's models.
+class RateLimits(_Strict):
+    """Client-side limits, kept below the provider's own so we wait or fall back instead of a 429.
 
-    Strict like every section (schema.py's ``_Strict``, not imported: schema.py imports this module);
-    ``RateLimits`` is resolved by schema.py once it is defined there.
-    """
+    A provider's and a deployment's (``limits``); here, beside the deployment, so both modules resolve it."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True, allow_inf_nan=False)
+    requests_per_minute: float | None = Field(default=None, gt=0, le=1e6, allow_inf_nan=False)
+    tokens_per_minute: float | None = Field(default=None, gt=0, le=1e9, allow_inf_nan=False)
+
+
+class Deployment(_Strict):
+    """One endpoint and key serving (some of) a provider's models."""
 
     name: str = Field(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9][A-Za-z0-9_.\-]*$")
     """Shown in answers, headers and metrics labels (so: a short plain name, never a caller's string)."""
@@ -122,4 +126,4 @@ def check_deployments(config: RouterConfig, fail: Callable[[str, tuple[Any, ...]
                      ("providers", pname, "deployments"))  # fmt: skip
 
 
-__all__ = ["BALANCED_CLIENTS", "Balance", "Deployment", "check_deployments", "serving"]
+__all__ = ["BALANCED_CLIENTS", "Balance", "Deployment", "RateLimits", "check_deployments", "serving"]

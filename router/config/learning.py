@@ -6,11 +6,9 @@ Its own module so the schema keeps one field line for it; validated like every k
 
 from __future__ import annotations
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
-
-class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True, allow_inf_nan=False)
+from router.config.base import _Strict, defaults
 
 
 class SignalWeights(_Strict):
@@ -60,7 +58,7 @@ class LearningSettings(_Strict):
     repeat_window_s: float = Field(default=300.0, gt=0, le=86_400)
     max_adjustment: float = Field(default=0.5, gt=0, le=1)
     """The largest change learning makes to a difficulty score."""
-    signals: SignalWeights = Field(default_factory=SignalWeights)
+    signals: SignalWeights = Field(default_factory=defaults(SignalWeights))
 
 
 __all__ = ["LearningSettings", "SignalWeights"]

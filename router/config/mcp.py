@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from pydantic import Field, field_validator, model_validator
 
+from router.config.base import _Strict
 from router.config.fields import check_base_url
-from router.config.schema import _Strict
 from router.lazyre import LazyPattern
 from router.redaction import has_url_credentials, looks_like_secret
 

@@ -20,11 +20,13 @@ import os
 from typing import Literal
 from urllib.parse import urlparse
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+from pydantic import Field, ValidationError, field_validator, model_validator
 
-from router.config.deployments import Balance, Deployment
+from router.config.base import Lazy, _Strict, defaults
+from router.config.deployments import Balance, Deployment, RateLimits
 from router.config.fields import check_base_url, check_env_name
 from router.config.learning import LearningSettings
+from router.config.mcp import McpSettings
 from router.errors import ConfigError, MissingAPIKeyError
 
 ClientKind = Literal["openai", "litellm", "mock", "llama_cpp"]
@@ -37,10 +39,6 @@ _SECRET_KEYS = frozenset({"api_key_env", "base_url"})
 """Keys whose rejected values are never echoed in an error."""
 _INTERNAL_KEYS = ("source", "origin", "env_file")
 """Set by load_config from where the files were found; not accepted from YAML."""
-
-
-class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True, allow_inf_nan=False)
 
 
 ReasoningEcho = Literal["none", "tool_turns", "all"]
@@ -86,34 +84,24 @@ class ModelConfig(_Strict):
     """GGUF file for the in-process llama.cpp client."""
 
 
-class RateLimits(_Strict):
-    """Client-side limits, kept below the provider's own so we wait or fall back instead of a 429."""
-
-    requests_per_minute: float | None = Field(default=None, gt=0, le=1e6, allow_inf_nan=False)
-    tokens_per_minute: float | None = Field(default=None, gt=0, le=1e9, allow_inf_nan=False)
-
-
-Deployment.model_rebuild(_types_namespace={"RateLimits": RateLimits})
-
-
 class ProviderConfig(_Strict):
     client: ClientKind
     base_url: str | None = None
     api_key_env: str | None = None
     """Name of the environment variable holding the key; None means no key is needed."""
     aliases: list[str] = Field(default_factory=list)
-    capabilities: Capabilities = Field(default_factory=Capabilities)
+    capabilities: Capabilities = Field(default_factory=defaults(Capabilities))
     timeout_s: float = Field(default=60.0, gt=0, le=3600)
     max_retries: int = Field(default=2, ge=0, le=10)
     small_model: bool = False
     """Answers are labelled as coming from a small local model."""
-    limits: RateLimits | None = None
+    limits: Lazy[RateLimits] | None = None
     transport: Literal["auto", "lean", "sdk"] = "auto"
     """``client: openai`` only: ``lean`` (direct JSON over aiohttp; what ``auto`` picks when aiohttp is
     installed) or ``sdk`` (the openai SDK's own HTTP stack)."""
     models: list[ModelConfig] = Field(min_length=1)
 
-    deployments: list[Deployment] = Field(default_factory=list, max_length=64)
+    deployments: list[Lazy[Deployment]] = Field(default_factory=list, max_length=64)
     """Endpoints and keys that serve this provider's models (``router.config.deployments``); none: one implicit."""
     balance: Balance = "weighted"
     sticky: bool = False
@@ -314,7 +302,7 @@ class RoutingSettings(_Strict):
     strong_share: float | None = Field(default=None, ge=0, le=1)
     threshold: float | None = Field(default=None, ge=0, le=1)
     tiers: dict[str, list[str]] = Field(default_factory=dict)
-    learning: LearningSettings = Field(default_factory=LearningSettings)
+    learning: Lazy[LearningSettings] = Field(default_factory=defaults(LearningSettings))
 
     @field_validator("tiers")
     @classmethod
@@ -381,21 +369,21 @@ class ServerSettings(_Strict):
 class RouterConfig(_Strict):
     default: str
     fallbacks: list[str] = Field(default_factory=list)
-    loop: LoopSettings = Field(default_factory=LoopSettings)
-    retry: RetrySettings = Field(default_factory=RetrySettings)
-    limits: SizeLimits = Field(default_factory=SizeLimits)
-    modes: ModeSettings = Field(default_factory=ModeSettings)
-    state: StateSettings = Field(default_factory=StateSettings)
-    cache: CacheSettings = Field(default_factory=CacheSettings)
-    breaker: BreakerSettings = Field(default_factory=BreakerSettings)
-    deadlines: DeadlineSettings = Field(default_factory=DeadlineSettings)
+    loop: Lazy[LoopSettings] = Field(default_factory=defaults(LoopSettings))
+    retry: Lazy[RetrySettings] = Field(default_factory=defaults(RetrySettings))
+    limits: Lazy[SizeLimits] = Field(default_factory=defaults(SizeLimits))
+    modes: Lazy[ModeSettings] = Field(default_factory=defaults(ModeSettings))
+    state: Lazy[StateSettings] = Field(default_factory=defaults(StateSettings))
+    cache: Lazy[CacheSettings] = Field(default_factory=defaults(CacheSettings))
+    breaker: Lazy[BreakerSettings] = Field(default_factory=defaults(BreakerSettings))
+    deadlines: Lazy[DeadlineSettings] = Field(default_factory=defaults(DeadlineSettings))
     budget_usd_per_day: float | None = Field(default=None, gt=0, le=1e6, allow_inf_nan=False)
     """Spend limit of this Router per UTC day; None means no limit."""
-    routing: RoutingSettings = Field(default_factory=RoutingSettings)
-    server: ServerSettings = Field(default_factory=ServerSettings)
-    mcp: McpSettings = Field(default_factory=lambda: McpSettings())
+    routing: Lazy[RoutingSettings] = Field(default_factory=defaults(RoutingSettings))
+    server: Lazy[ServerSettings] = Field(default_factory=defaults(ServerSettings))
+    mcp: Lazy[McpSettings] = Field(default_factory=defaults(McpSettings))
     """MCP servers whose tools join the tool loop (``router.config.mcp``)."""
-    providers: dict[str, ProviderConfig] = Field(min_length=1)
+    providers: dict[str, Lazy[ProviderConfig]] = Field(min_length=1)
     source: str = Field(default="<memory>", exclude=True)
     """Where the config was read from (set by load_config, not by YAML)."""
     origin: str = Field(default="argument", exclude=True)
@@ -416,11 +404,6 @@ class RouterConfig(_Strict):
         from router.routing.names import resolve_provider
 
         return self.model_copy(update={"default": resolve_provider(self, name)})
-
-
-from router.config.mcp import McpSettings  # noqa: E402 - it builds on _Strict above
-
-RouterConfig.model_rebuild()
 
 
 __all__ = [

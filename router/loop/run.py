@@ -21,6 +21,7 @@ from router.loop import text_react
 from router.loop.chain import validate_messages
 from router.loop.memory import DEFAULT_PROTOCOL_MEMORY, ProtocolMemory
 from router.loop.notes import CONTINUE, CUT_TOOL_CALL, FINAL_PROMPTS, NOTES, without_own_instructions
+from router.loop.settings import loop_settings
 from router.loop.tool_runner import LoopEvent, PreparedCall, ToolRunner, parse_native_arguments
 from router.tools.registry import ToolRegistry
 from router.types import (
@@ -311,22 +312,6 @@ class _Run:
             refused=self.refused,
             finish_reason="content_filter" if self.filtered else "stop",
         )
-
-
-def loop_settings(base: LoopSettings | None = None, **overrides: Any) -> LoopSettings:
-    """``base`` (or the defaults) with explicit per-call overrides, validated by the one model."""
-    from pydantic import ValidationError
-
-    from router.config import LoopSettings
-
-    changes = {name: value for name, value in overrides.items() if value is not None}
-    try:
-        data = (base or LoopSettings()).model_dump()
-        return LoopSettings.model_validate({**data, **changes})
-    except ValidationError as exc:
-        first = exc.errors()[0]
-        where = ".".join(str(p) for p in first["loc"])
-        raise UsageError(f"invalid loop setting {where}: {first['msg']} (got {first.get('input')!r})") from None
 
 
 async def arun_tools(
