@@ -7,6 +7,7 @@ the patterns compiled on first use match exactly what ``re`` would.
 
 from __future__ import annotations
 
+import ast
 import os
 import re
 import subprocess
@@ -89,3 +90,25 @@ def test_a_pattern_that_cannot_match_ascii_is_never_compiled_for_ascii_text() ->
     assert lazy._compiled is None
     assert lazy.findall("北京 and 上海") == ["北", "京", "上", "海"]
     assert lazy._compiled is not None
+
+
+def test_collection_resumes_before_the_answer_and_start_up_is_frozen_once() -> None:
+    """The CLI pauses the cyclic collector while it starts; the answer and any later call run with it on."""
+    code = (
+        "import gc, io\n"
+        "from router.cli import main\n"
+        "seen = []\n"
+        "for _ in range(2):\n"
+        "    out, err = io.StringIO(), io.StringIO()\n"
+        "    assert main(['--provider', 'mock', 'hi'], stdout=out, stderr=err) == 0, err.getvalue()\n"
+        "    seen.append((gc.isenabled(), gc.get_freeze_count()))\n"
+        "print(repr(seen))\n"
+    )
+    env = {k: v for k, v in os.environ.items() if not k.endswith("_API_KEY") and not k.startswith("ROUTER_")}
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO, env=env,
+                            check=False, timeout=60)
+    assert result.returncode == 0, result.stderr
+    (first_on, first_frozen), (second_on, second_frozen) = ast.literal_eval(result.stdout.strip().splitlines()[-1])
+    assert first_on and second_on
+    assert first_frozen > 10_000  # the modules, classes and config of start-up
+    assert second_frozen <= first_frozen  # a second call in one process freezes nothing more (some frozen objects die)
