@@ -333,3 +333,35 @@ def test_importing_router_compiles_no_cue_table() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()
     assert out == ["0", "False"]
+
+
+def test_the_fallback_model_loads_only_for_a_question_no_cue_speaks_for() -> None:
+    code = (
+        "from router.understanding import fallback, understand; "
+        "understand('Write a Python function that reverses a list'); a = fallback._model.cache_info().currsize; "
+        "u = understand('黄金能买吗'); "
+        "print(a, fallback._model.cache_info().currsize, u.task, any('worded like' in e for e in u.evidence))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()
+    assert out == ["0", "1", "live_data", "True"]
+
+
+@pytest.mark.parametrize(
+    ("question", "task"),
+    [
+        # no cue family fires on these; the fallback reads them by their words
+        ("meaning of life", "humanities"),
+        ("黄金能买吗", "live_data"),
+    ],
+)
+def test_the_fallback_reads_questions_without_cues(question: str, task: str) -> None:
+    assert understand(question).task == task
+
+
+def test_the_fallback_never_makes_an_extraction_without_a_text_nor_a_lookup_of_a_why() -> None:
+    from router.understanding import fallback
+
+    for question in ("为啥冰箱里的东西不容易坏", "why do stocks fall when rates rise"):
+        u = understand(question)
+        assert u.task not in ("extraction", "schedule", "live_data"), (question, u.task, u.evidence)
+    assert fallback.predict("") is None

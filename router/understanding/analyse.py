@@ -25,6 +25,7 @@ from functools import lru_cache
 from itertools import pairwise
 
 from router.lazyre import LazyPattern
+from router.understanding import fallback as task_fallback
 from router.understanding import readings
 from router.understanding.cues import Compiled, Lazy, compiled
 from router.understanding.types import TASK_TYPES, VECTOR_DIMENSION, Understanding
@@ -118,6 +119,10 @@ _TITLE = LazyPattern(r"《[^》]{1,20}》", ascii="")
 _BARE_WORDS = {"wat": "what", "wats": "what's", "im": "i'm", "ive": "i've", "youre": "you're", "theyre": "they're", "cant": "can't", "wont": "won't"}
 _HOW_TO = ("how do i", "how can i", "how to ", "how would i", "how do you", "how should i", "怎么设置", "如何设置",
            "怎么让", "如何让", "怎么才能", "如何才能")
+_FALLBACK_CHARS = 300
+"""The fallback model was fitted on questions, not on long pastes or exam items."""
+_FALLBACK_WEIGHT = 1.6
+"""Above ``fallback.WEAK``: the model's task wins over the weak cues it was consulted for."""
 _CURRENT_CHARS = 120
 _RIDDLE_CHARS = 160
 """A rate riddle is one short sentence; a long word problem repeats its numbers for other reasons."""
@@ -360,6 +365,13 @@ def _understand(text: str) -> Understanding:
     if "length" in signals or (digits and any(k in window for k in _LENGTH_HINTS) and c.length.search(window)):
         constraints.add("length")
 
+    # Weak cues: the words of labelled questions of each kind decide (router.understanding.fallback).
+    # Three or more quantities make a word problem the numbers read better than words do.
+    if (max(scores.values()) <= task_fallback.WEAK and len(body) <= _FALLBACK_CHARS and not lettered and quantities < 3
+            and (guess := task_fallback.predict(body)) is not None and guess[1] >= task_fallback.MIN_PROBABILITY):
+        if _fits(guess[0], low, present, signals, material):
+            scores[guess[0]] += _FALLBACK_WEIGHT
+            evidence.append((guess[0], f"worded like {guess[0]} questions ({guess[1]:.2f})", _FALLBACK_WEIGHT))
     # No cue at all: a short line is conversation, a longer question asks for knowledge.
     if max(scores.values()) <= 0.9:
         talk = not question_form and (len(body) < 40 or "about me" in names)
@@ -378,6 +390,18 @@ def _understand(text: str) -> Understanding:
         evidence=chosen,
         scores=tuple((t, round(scores[t], 3)) for t in TASK_TYPES),
     )
+
+
+def _fits(task: str, low: str, present: set[str], signals: dict[str, str], material: bool) -> bool:
+    """Whether the fallback's task has what that kind of work needs: an extraction a text to work on, a
+    schedule entry a time, a look-up a question that is no "why" (a why asks for a reason)."""
+    if task == "extraction":
+        return material
+    if task == "schedule":
+        return "time word" in signals or any(ch.isdigit() for ch in low)
+    if task == "live_data":
+        return "why" not in present and "为什么" not in low and "为啥" not in low
+    return True
 
 
 def _apostrophe(found: re.Match[str]) -> str:

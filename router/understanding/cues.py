@@ -294,7 +294,7 @@ FAMILIES: tuple[tuple[str, str, float, str, str, str], ...] = (
     ("knowledge", "explain", 1.2,
      "why is|why are|why do|why does|why did|why can|explain|what is a|what is an|what is the|what are|"
      "what causes|difference between|define|definition of|in simple terms",
-     "为什么|为何|原理|是什么|什么是|区别|解释|定义|怎么形成|如何形成",
+     "为什么|为何|为啥|原理|是什么|什么是|区别|解释|定义|怎么形成|如何形成",
      r"how (?:does|do|did|can) .{1,40} work|how many .{1,30} (?:are|is) (?:in|there)"),
     # --- chat: talk about oneself, greetings, everyday advice -----------------------------------
     ("chat", "greeting/thanks", 3.5,
@@ -404,7 +404,7 @@ SIGNALS: tuple[tuple[str, str, str], ...] = (
      "给了|买了|卖了|用了|剩下|还剩|一共|共有|每人|每个|分给|出发|相距|同时|花了"),
     ("question word",
      "what|how|why|which|when|where|who|whom|whose|is it|are there|can you|could you|should|do i|does|did",
-     "吗|呢|什么|怎么|为什么|哪|如何|是否|多少"),
+     "吗|呢|什么|怎么|为什么|为啥|哪|如何|是否|多少"),
     ("format",
      "json|yaml|csv|xml|markdown|table|spreadsheet|bullet list|bulleted list|bullet points|numbered list|"
      "in the format|as a list|key-value",
