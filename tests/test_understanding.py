@@ -191,6 +191,21 @@ def test_task_types_on_new_phrasing(question: str, task: str) -> None:
         ("list all the companies in this paragraph: Acme hired Globex and Initech to audit Umbrella.", "extraction"),
         ("add the school play on may 3 at 6pm to the calendar", "schedule"),
         ("今天的晚霞好美", "chat"),
+        # natural_holdout12's kinds (new phrasings): opening on a day, alerts, a code pair side by side, a
+        # question opening with "has"
+        ("is the apple store open on new year's day", "live_data"),
+        ("any tornado warning for tulsa", "live_data"),
+        ("gbp chf", "live_data"),
+        ("has the storm reached florida yet", "live_data"),
+        # a difference between two things is explained, never looked up
+        ("what's the difference between a tornado and a hurricane", "knowledge"),
+        # shell flags; algorithms named in Chinese; expectation; patterns to find
+        ("what does the -f flag do in grep", "coding"),
+        ("帮我写一个快速排序", "coding"),
+        ("what's the expected value of a single die roll", "maths"),
+        ("find the pattern: 1, 2, 4, 7, 11, ...", "reasoning"),
+        ("lmao the cat fell off the couch again", "chat"),
+        ("今天被老板气死了", "chat"),
     ],
 )
 def test_task_types_by_kind(question: str, task: str) -> None:

@@ -63,7 +63,7 @@ _FUNCTION_WORDS = frozenset({"sqrt", "log", "log2", "log10", "ln", "sin", "cos",
 """Words that name a function of a number: the function pattern runs only when one is a word of the text
 (substring tests would pass on "using", "explain", "important" and run it on nearly every text)."""
 _TO_THE = re.compile(r"\d\s*(?:to the\s*\d|!)")
-_FUNCTION_HINTS = ("次方", "次幂", "根号", "平方根", "阶乘")
+_FUNCTION_HINTS = ("次方", "次幂", "根号", "平方", "立方", "阶乘")
 _LENGTH_HINTS = ("word", "sentence", "paragraph", "line", "bullet", "字", "no more than")
 _NEEDS_DIGITS = frozenset({"currency conversion"})
 _NEEDS_SYMBOLS = frozenset({"formula marks"})
@@ -107,7 +107,7 @@ _SLOTS: dict[str, int] = {}
 """Word -> its sketch slot and sign (crc32 is the same in every process, unlike ``hash``); bounded."""
 _SLOTS_MAX = 50_000
 _FLAGS = ("exact_figure", "format", "length", "proof", "options", "code")
-_ASKING_OPENERS = frozenset({"is", "are", "was", "were", "will", "does", "did", "any", "am", "isn't", "aren't", "won't",
+_ASKING_OPENERS = frozenset({"is", "are", "was", "were", "will", "does", "did", "has", "any", "am", "isn't", "aren't", "won't",
                              "didn't", "doesn't", "wasn't", "anyone", "anybody"})
 """A line that opens with one of these asks, with or without a question mark ("is it gonna rain later")."""
 _BARE_CONTRACTION = LazyPattern(
@@ -123,6 +123,8 @@ _FALLBACK_CHARS = 300
 """The fallback model was fitted on questions, not on long pastes or exam items."""
 _FALLBACK_WEIGHT = 1.6
 """Above ``fallback.WEAK``: the model's task wins over the weak cues it was consulted for."""
+_DEFINITIONAL = ("difference between", "what causes", "why is", "why are", "why do", "why does", "define ",
+                 "definition of", "in simple terms", "区别", "原理", "为什么", "为啥", "是什么原因")
 _CURRENT_CHARS = 120
 _RIDDLE_CHARS = 160
 """A rate riddle is one short sentence; a long word problem repeats its numbers for other reasons."""
@@ -284,6 +286,10 @@ def _understand(text: str) -> Understanding:
             exact = f"conversion '{signals['conversion']}'"
         elif "exact finance" in signals and len(numbers) >= 2:
             exact = f"finance formula with {len(numbers)} inputs"
+        elif "savings growth" in signals and "%" in window and len(numbers) >= 2:
+            exact = f"savings growth at a rate, {len(numbers)} inputs"
+        elif converted := readings.unit_conversion(low):
+            exact = f"conversion '{converted}'"
         if exact:
             constraints.add("exact_figure")
             scores["maths"] += 3.6
@@ -321,6 +327,8 @@ def _understand(text: str) -> Understanding:
     elif "deictic" not in signals and len(body) > _PATTERN_CHARS:
         scores["live_data"] = min(scores["live_data"], 1.0)  # a long text's storms and strikes are its story
     small_talk = not question_form and ("greeting/thanks" in names or "feelings" in names)
+    if scores["live_data"] > 0 and "deictic" not in signals and any(d in low for d in _DEFINITIONAL):
+        scores["live_data"] = min(scores["live_data"], 1.0)  # "the difference between a hurricane and a typhoon"
     if lettered or (scores["live_data"] > 0 and readings.inline_options(low)):  # an exam item's options are all it needs
         scores["live_data"] = 0.0
     if text_work or material or small_talk or not _PUZZLE.isdisjoint(names):

@@ -75,9 +75,10 @@ FAMILIES: tuple[tuple[str, str, float, str, str, str], ...] = (
      "next.js|nextjs|webpack|graphql|redis|kafka|nginx|terraform|ansible|cors|localhost|oauth|jwt|websocket|vue3|"
      "vue2|python3|es6|html5|css3|cron|crontab|cronjob|cron job|cron expression|datetime|strftime|strptime|unix timestamp|"
      "epoch time|vscode|vs code|intellij|xcode|kubectl|js|jsx|tsx|csharp|dotnet|.net|laravel|rails|big o|big-o|"
-     "time complexity|space complexity|quicksort|mergesort|heapsort|bubble sort|binary search|hash table",
+     "time complexity|space complexity|quicksort|mergesort|heapsort|bubble sort|binary search|hash table|grep|chmod|"
+     "chown|sudo|wget|ssh|scp|rsync|awk|mkdir|apt-get|homebrew|rm -rf|in rm|the rm|cli flag|command line flag",
      "代码|编程|程序|脚本|接口|报错|编译|调试|算法|数据结构|链表|二叉树|数组|哈希|递归|并发|线程|前端|后端|数据库|正则|"
-     "爬虫|单元测试|重构|部署|类型错误|内存泄漏|缓存|c语言|闭包|回调函数|协程|面向对象|多态|依赖注入|中间件|指针|懒加载|写一个函数|写个函数|实现一个函数|字符串|编写|定时任务|时间戳|"
+     "爬虫|单元测试|重构|部署|类型错误|内存泄漏|缓存|c语言|闭包|回调函数|协程|面向对象|多态|依赖注入|中间件|指针|懒加载|二分查找|二分法|快速排序|冒泡排序|动态规划|深度优先|广度优先|哈希表|写一个函数|写个函数|实现一个函数|字符串|编写|定时任务|时间戳|"
      "go语言|用go|go写|go里|js里|js中|用js|ts里|用ts", ""),
     ("coding", "implement", 1.8, "implement|implementing|implementation|from scratch|optimized|optimise|optimize", "实现", ""),
     ("coding", "code marks", 3.0, "", "",
@@ -105,7 +106,8 @@ FAMILIES: tuple[tuple[str, str, float, str, str, str], ...] = (
      "probability|odds|area|perimeter|volume|triangle|circle|square root|fraction|ratio|average|mean of|the mean|"
      "arithmetic mean|median|sequence|"
      "series|angle|geometry|algebra|calculus|arithmetic|sum of|product of|twice|times as|percent|percentage|"
-     "math|maths|mathematics|how many ways|in how many ways|number of ways|permutation|permutations|combination|"
+     "expected number|expected value|variance|standard deviation|a negative times|times a negative|"
+     "negative numbers|negative number|math|maths|mathematics|how many ways|in how many ways|number of ways|permutation|permutations|combination|"
      "combinations|combinatorics|arrangements|euclidean algorithm|divisor|divisors|multiple of|subset|subsets|power set|"
      "diagonal|diagonals|polygon|polygons|pentagon|hexagon|octagon",
      "概率|几率|面积|周长|体积|三角形|分数|比例|平均|数列|等差|等比|角度|速度|路程|利息|百分之|相遇|追上|浓度|鸡兔|"
@@ -120,7 +122,7 @@ FAMILIES: tuple[tuple[str, str, float, str, str, str], ...] = (
     ("reasoning", "logic puzzle", 3.0,
      "puzzle|riddle|brain teaser|brainteaser|logic|logical|lying|liar|liars|tells the truth|tell the truth|"
      "truth-teller|paradox|syllogism|definitely|necessarily true|must be true|deduce|infer|trick question|"
-     "who is right|who is in the|next number|next term|comes next|missing number|next in the sequence|"
+     "who is right|who is in the|find the pattern|what's the pattern|what is the pattern|next number|next term|comes next|missing number|next in the sequence|"
      "which direction|which way am i|am i facing|are you facing|am i now facing",
      "谜题|脑筋急转弯|逻辑|说谎|说真话|真话|假话|推断|悖论|谁是|哪里去了|去哪了|到底谁|找规律|下一个数|填什么数|面朝哪|朝哪个方向", ""),
     ("reasoning", "constraint puzzle", 2.4,
@@ -308,8 +310,8 @@ FAMILIES: tuple[tuple[str, str, float, str, str, str], ...] = (
      "burnt out|exhausted|heartbroken|homesick|cheer me up|need to talk|just want to talk|driving me nuts|"
      "driving me crazy|drives me crazy|so annoying|i keep|feeling down|a bit down|feeling low|can we talk|"
      "can we just talk|just talk|can't stop shaking|haha|lol|scared|freaking out|can't sleep|cant sleep|couldn't sleep|"
-     "ugh|omg|sigh|yay|meh|worst day|best day|horrible day|terrible day|awful day|great day|crazy day",
-     "哈哈|嘿嘿|呜呜|好美|真美|太美了|好漂亮|好幸福|好困|好累|好烦|难过|伤心|开心|郁闷|焦虑|压力大|压力好大|压力很大|紧张|孤独|无聊|想哭|心情|失眠|陪我聊|聊会儿|聊聊天|"
+     "ugh|omg|sigh|yay|meh|lmao|lmfao|rofl|smh|worst day|best day|horrible day|terrible day|awful day|great day|crazy day",
+     "哈哈|嘿嘿|呜呜|气死|气炸|好美|真美|太美了|好漂亮|好幸福|好困|好累|好烦|难过|伤心|开心|郁闷|焦虑|压力大|压力好大|压力很大|紧张|孤独|无聊|想哭|心情|失眠|陪我聊|聊会儿|聊聊天|"
      "舍不得|痛苦|崩溃|烦死|累死|困死|难受|好慌|慌|害怕|担心|激动|起不来",
      r"\bfeel(?:ing)? (?:so |really |very |kinda |pretty |super )?(?:great|good|awesome|amazing|better|worse|bad|"
      r"terrible|awful|happy|down|low|off|sick|lonely|stressed|anxious)\b"),
@@ -346,7 +348,7 @@ FAMILIES: tuple[tuple[str, str, float, str, str, str], ...] = (
      r"\b(?:a|one|1) (?:euro|dollar|us dollar|pound|yen|yuan|rupee|peso|franc|ruble|won)s? (?:in|to|into|against) "
      r"(?:euros?|dollars?|us dollars|pounds?|yen|yuan|rupees?|pesos?|francs?|rubles?|won)\b|"
      r"一(?:美元|欧元|英镑|日元|人民币|港币|韩元)[^，。？?]{0,6}(?:换|兑|等于)|"
-     rf"\b(?:{_CURRENCIES})\s*(?:to|/|vs|in|兑|换)\s*(?:{_CURRENCIES})\b"),
+     rf"\b(?:{_CURRENCIES})\s*(?:to|/|vs|in|兑|换|\s)\s*(?:{_CURRENCIES})\b"),
     ("live_data", "market asset", 0.8,
      "stock|stocks|shares|bitcoin|btc|ethereum|crypto|nasdaq|nikkei|ftse|dax|hang seng|dow jones|dow|s&p|tesla|gold|silver",
      "股票|比特币|以太坊|纳斯达克|道琼斯|大盘|a股|港股|美股|上证|深证|恒生|沪深|创业板|基金净值|黄金|白银|原油|期货", ""),
@@ -355,7 +357,8 @@ FAMILIES: tuple[tuple[str, str, float, str, str, str], ...] = (
      r"[^.?？。]{0,30}(?:in|to|into|换|兑|等于|是多少|合)"
      rf"|\b(?:{_CURRENCIES}|btc)\s*(?:to|/|兑|换)\s*(?:{_CURRENCIES})\b"),
     ("live_data", "news", 3.0, "news|headline|headlines|breaking|trending|latest on|latest about|latest version|latest release|"
-     "updates on|any updates|update on|latest updates|hurricane|tropical storm|typhoon|wildfire|wildfires",
+     "updates on|any updates|update on|latest updates|hurricane|tropical storm|typhoon|wildfire|wildfires|"
+     "tsunami warning|storm warning|weather warning|flood warning|evacuation order|amber alert",
      "新闻|头条|热搜|最新消息|快讯|时事|发布会", r"最新.{0,20}(?:消息|进展|动态)"),
     ("live_data", "clock/calendar", 3.0,
      "what time is it|current time|local time|time is it|time now|time zone|what day is it|what day is today|"
@@ -374,7 +377,8 @@ FAMILIES: tuple[tuple[str, str, float, str, str, str], ...] = (
      "路况|堵车吗|航班|比分|赛果|谁赢了|营业时间|余票|快递到哪|物流|赢了吗|输了吗|赢了没|输了没|赢没赢|战况|赛况|积分榜|"
      "停运|停飞|开门了吗|还开着吗|还有票|有票吗|有没有票|还有座|还在运营|正常运营|正常运行|延误|晚点|宕机|崩了吗|挂了吗",
      r"\b(?:is|are) (?!it\b|that\b|this\b|i\b|you\b|he\b|she\b|we\b|they\b)[\w.'-]+(?: [\w.'-]+){0,2} "
-     r"(?:down|offline|not working|not loading|closed|shut|cancelled|canceled|delayed)\b"),
+     r"(?:down|offline|not working|not loading|closed|shut|cancelled|canceled|delayed|"
+     r"open (?:on|today|tomorrow|tonight|now|right now|this|late|at))\b"),
     ("live_data", "lookup verb", 1.8, "look up|lookup|search|search for|google it|google this|fetch|find out|browse",
      "查一下|查询|查查|查下|搜索|搜一下|帮我查|上网查|检索", ""),
     # --- schedule: an explicit request to file a dated item -------------------------------------
@@ -424,6 +428,8 @@ SIGNALS: tuple[tuple[str, str, str], ...] = (
      "how many stone|how many tons|how many tonnes|how many kg|how many lbs|how many km|how many cm|how many ml|"
      "how many millimeters|how many kilograms|how many litres|how many liters|how many gallons|how many yards",
      "换算|转换成|等于多少公里|等于多少英里|等于多少米|等于多少斤|等于多少磅|是多少公里|是多少英里|是多少斤|是多少磅|摄氏度|华氏度"),
+    ("savings growth", "grow to|grows to|will it be worth|be worth after|end up with|invest|invested|investing|"
+     "compounding|per month|a month|/month|each month|every month", "存|每月|每个月|定投|复利"),
     ("past time", "yesterday|last night|last week|last month|last year|ago|earlier today",
      "昨天|昨晚|前天|上周|上个月|去年|刚才|已经"),
     ("time word",
@@ -450,8 +456,10 @@ OPTION_FAMILIES: tuple[tuple[str, float, str, str, str], ...] = (
      "which is best|which is the best|which is more|which to choose|pick one|choose one|recommend one|should i choose|should i pick|should i go with|"
      "should i take|should i learn|should i buy|should i rent|should i accept|choose between|pick between|"
      "decide between|or should|what should i choose|which of|pick the best|choose the best|how should i decide|"
-     "how do i decide|how do i choose|how should i choose|tell me which|which to|which first|which one first",
+     "how do i decide|how do i choose|how should i choose|tell me which|which to|which first|which one first|"
+     "which is worth|which one is worth|which are worth",
      "哪个|哪种|哪一个|哪家|选哪|怎么选|如何选|该选|选择哪|怎么决策|如何决策",
+     r"\bvs\.? [\w' .&+-]{1,25} vs\.? |^[\w' .&+-]{1,30} (?:or|vs\.?|versus) [\w' .&+-]{1,30}(?: for [\w' .&+-]{1,40})?$|"
      r"which \w+ (?:should|would|is better|to (?:choose|pick|buy|use))|^[\w' .&+-]{1,30} (?:or|vs\.?|versus) "
      r"[\w' .&+-]{1,30}[^?\n]{0,80}\?|哪[里儿]?.{0,6}(?:更?好|合适|划算)[？?呢]|选.{1,10}还是|还是.{1,12}(?:好|合适|划算|容易|适合|值得|有前途|靠谱)(?:[？?呢吗]|$)|"
      r"(?:该不该|要不要|应不应该|是否应该|是不是应该)[^，。？?]{0,6}(?:跳槽|辞职|离职|换|买|卖|搬|读|考|报|结婚|分手|出国|"
@@ -501,7 +509,7 @@ HINTS: dict[str, tuple[str, ...]] = {
     "take a role": ("you", "you're", "yourself", "be", "would", "play", "以", "模仿"),
     "constraint puzzle": ("than", "beat", "beats", "outran", "outscored", "ahead", "before", "behind", "of", "比",
                           "daughter", "daughters", "son", "sons", "brother", "brothers", "sister", "sisters", "siblings"),
-    "live status": ("down", "offline", "working", "loading", "closed", "shut", "cancelled", "canceled", "delayed"),
+    "live status": ("down", "offline", "working", "loading", "closed", "shut", "cancelled", "canceled", "delayed", "open"),
     "feelings": ("feel", "feeling"),
     "rewrite verb": ("make",),
     "deduction": ("all", "no", "some", "every", "所有"),
@@ -544,7 +552,7 @@ EXPRESSION = rf"(?<![a-z^_])[(（]?\s*\d+(?:\.\d+)?\s*[)）]?\s*(?:{_OPERATOR})\
 MATH_FUNCTION = (
     r"\d+\s*to the\s*\d+(?:st|nd|rd|th)?(?:\s*power)?|\d+\s*次[方幂]|"
     r"(?:sqrt|log|ln|sin|cos|tan|exp|factorial)\s*\(?\s*\d+(?:\.\d+)?(?![a-z\d.])|square root of \d|\d+\s*(?:squared|cubed|factorial|!)"
-    r"|\d+\s*的\s*[\d一二三四五六七八九十]+\s*次方|根号\s*\d+|\d+\s*的平方根|\d+\s*的阶乘"
+    r"|\d+\s*的\s*[\d一二三四五六七八九十]+\s*次方|根号\s*\d+|\d+\s*的平方根|\d+\s*的阶乘|\d+\s*的(?:平方|立方)(?!根)"
 )
 PERCENT_OF = (
     r"\d+(?:\.\d+)?\s*%\s*(?:[a-z]+\s+)?(?:of|的|tip|tax|vat|discount|off|on|interest)[^.?!。？;]{0,20}?\d"

@@ -89,6 +89,27 @@ def rate_riddle(numbers: list[str], low: str) -> bool:
     return Counter(written).most_common(1)[0][1] >= 3
 
 
+_UNITS_EN = (
+    "seconds|minutes|hours|days|weeks|months|ml|milliliters|millilitres|liters|litres|cups|tablespoons|teaspoons|tbsp|"
+    "tsp|ounces|oz|pounds|lbs|grams|kg|kilograms|inches|feet|ft|yards|miles|meters|metres|km|kilometers|kilometres|"
+    "cm|centimeters|centimetres|mm|gallons|quarts|pints|acres|hectares|bytes|kb|mb|gb|tb"
+)
+_UNIT_CONVERSION = LazyPattern(
+    rf"\bhow many (?:{_UNITS_EN}) (?:are )?(?:in|make|per) (?:a |an |one |\d[\d.,/]*\s*)(?:[a-z]+ )?(?:{_UNITS_EN[:-1]}|"
+    r"second|minute|hour|day|week|month|year|years|cup|tablespoon|teaspoon|ounce|pound|gram|inch|foot|yard|mile|meter|"
+    r"metre|gallon|quart|pint|acre|byte)\b"
+)
+"""'how many minutes in 3.75 hours': one unit asked in another (both named, the amount given)."""
+
+
+def unit_conversion(low: str) -> str | None:
+    """The conversion asked, when the text names a unit, an amount and the unit it wants."""
+    if "how many" not in low:
+        return None
+    found = _UNIT_CONVERSION.search(low)
+    return found.group(0) if found else None
+
+
 def inline_options(low: str) -> bool:
     """Lettered answers on one line: an exam item, whose options are all it needs."""
     return _INLINE_OPTIONS.search(low) is not None
@@ -106,4 +127,4 @@ def clock_now(low: str) -> bool:
 
 
 __all__ = ["calendar_arithmetic", "clock_now", "current_value", "inline_options", "rate_riddle", "recent_result",
-           "zh_conversion"]
+           "unit_conversion", "zh_conversion"]
