@@ -206,6 +206,15 @@ def test_task_types_on_new_phrasing(question: str, task: str) -> None:
         ("find the pattern: 1, 2, 4, 7, 11, ...", "reasoning"),
         ("lmao the cat fell off the couch again", "chat"),
         ("今天被老板气死了", "chat"),
+        # natural_holdout13's kinds (new phrasings): a flight's status, delays on a line, a market's present tense
+        ("BA 117 to JFK, is it on time", "live_data"),
+        ("any delays on the piccadilly line", "live_data"),
+        ("what's a barrel of oil trading at", "live_data"),
+        ("昨天国足比赛结果怎么样", "live_data"),
+        # spreadsheets are programming; "which process" inside a how-to is no choice
+        ("in excel how do i remove duplicate rows", "coding"),
+        ("mac 怎么查看哪个程序占用内存", "coding"),
+        ("poem idea about a lighthouse keeper", "writing"),
     ],
 )
 def test_task_types_by_kind(question: str, task: str) -> None:

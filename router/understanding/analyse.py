@@ -125,6 +125,8 @@ _FALLBACK_WEIGHT = 1.6
 """Above ``fallback.WEAK``: the model's task wins over the weak cues it was consulted for."""
 _DEFINITIONAL = ("difference between", "what causes", "why is", "why are", "why do", "why does", "define ",
                  "definition of", "in simple terms", "区别", "原理", "为什么", "为啥", "是什么原因")
+_CODE_HOW = ("how do i", "how can i", "how to ", "怎么", "如何")
+_ALTERNATIVES = (" or ", " vs", "versus", "还是", "或者")
 _CURRENT_CHARS = 120
 _RIDDLE_CHARS = 160
 """A rate riddle is one short sentence; a long word problem repeats its numbers for other reasons."""
@@ -312,9 +314,10 @@ def _understand(text: str) -> Understanding:
     # so is a recent match result.
     if (len(body) <= _CURRENT_CHARS and not numbers and not text_work and not material
             and names.isdisjoint(_TALK) and "exact_figure" not in constraints):
-        if "deictic" in signals and (value := readings.current_value(low, present, has_cjk)):
+        value = readings.current_value(low, present, has_cjk)
+        if value and ("deictic" in signals or any(m in low for m in readings.MARKET_NOW)):
             scores["live_data"] += 1.6
-            evidence.append(("live_data", f"a current value '{value}' + '{signals['deictic']}'", 1.6))
+            evidence.append(("live_data", f"a current value '{value}' + '{signals.get('deictic', 'market')}'", 1.6))
         elif result := readings.recent_result(low):
             scores["live_data"] += 3.0
             evidence.append(("live_data", f"a recent result '{result}'", 3.0))
@@ -343,7 +346,7 @@ def _understand(text: str) -> Understanding:
     # or a clock time.
     habitual = any(h in low for h in _HABITUAL)  # "I wake up at 3am every night" is a habit, not an entry
     blocked = (text_work or "greeting/thanks" in names or "feelings" in names or scores["live_data"] >= 2.2
-               or (habitual and "calendar request" not in names)
+               or (habitual and "calendar request" not in names) or options >= 2.4
                or (len(body) <= _SCHEDULE_CHARS and readings.clock_now(low)))
     if len(body) <= _SCHEDULE_CHARS and not question_form and not blocked and "past time" not in signals:
         when = signals.get("time word") or (_match(c.time_expression, low) if digits or _CJK.search(low) else None)
@@ -357,11 +360,15 @@ def _understand(text: str) -> Understanding:
                 scores["schedule"] += weight
                 evidence.append(("schedule", f"dated statement '{when.strip()}'", weight))
 
+    if options and scores["coding"] >= 3.0 and any(h in low for h in _CODE_HOW) and not any(a in low for a in _ALTERNATIVES):
+        options = 0.0  # "linux 怎么查看端口被哪个进程占用": which process, asked inside a how-to, is no choice
     # Options to weigh: their pressure also says "this is a decision", which is reasoning.
     if options:
         scores["reasoning"] += 0.5 * options
     thinking = 0.5 + scores["maths"] + scores["reasoning"] - 0.5 * options
-    if options >= 2.4 and options > thinking and not text_work:
+    # A riddle's alternatives ("a kilo of feathers or a kilo of steel") are its premises, not plans to weigh.
+    riddle = not _PUZZLE.isdisjoint(names) or "quantity comparison" in names
+    if options >= 2.4 and options > thinking and not text_work and not riddle:
         constraints.add("options")
     if ("options" in constraints and scores["coding"] >= scores["reasoning"] and not lettered and not write_code
             and names.isdisjoint({"code marks", "implement", "explain"})):
@@ -377,7 +384,7 @@ def _understand(text: str) -> Understanding:
     # Three or more quantities make a word problem the numbers read better than words do.
     if (max(scores.values()) <= task_fallback.WEAK and len(body) <= _FALLBACK_CHARS and not lettered and quantities < 3
             and (guess := task_fallback.predict(body)) is not None and guess[1] >= task_fallback.MIN_PROBABILITY):
-        if _fits(guess[0], low, present, signals, material):
+        if _fits(guess[0], low, present, signals, material, scores["live_data"] > 0 or "deictic" in signals):
             scores[guess[0]] += _FALLBACK_WEIGHT
             evidence.append((guess[0], f"worded like {guess[0]} questions ({guess[1]:.2f})", _FALLBACK_WEIGHT))
     # No cue at all: a short line is conversation, a longer question asks for knowledge.
@@ -400,7 +407,7 @@ def _understand(text: str) -> Understanding:
     )
 
 
-def _fits(task: str, low: str, present: set[str], signals: dict[str, str], material: bool) -> bool:
+def _fits(task: str, low: str, present: set[str], signals: dict[str, str], material: bool, live: bool) -> bool:
     """Whether the fallback's task has what that kind of work needs: an extraction a text to work on, a
     schedule entry a time, a look-up a question that is no "why" (a why asks for a reason)."""
     if task == "extraction":
@@ -408,7 +415,7 @@ def _fits(task: str, low: str, present: set[str], signals: dict[str, str], mater
     if task == "schedule":
         return "time word" in signals or any(ch.isdigit() for ch in low)
     if task == "live_data":
-        return "why" not in present and "为什么" not in low and "为啥" not in low
+        return "why" not in present and "为什么" not in low and "为啥" not in low and live
     return True
 
 

@@ -76,7 +76,7 @@ FAMILIES: tuple[tuple[str, str, float, str, str, str], ...] = (
      "vue2|python3|es6|html5|css3|cron|crontab|cronjob|cron job|cron expression|datetime|strftime|strptime|unix timestamp|"
      "epoch time|vscode|vs code|intellij|xcode|kubectl|js|jsx|tsx|csharp|dotnet|.net|laravel|rails|big o|big-o|"
      "time complexity|space complexity|quicksort|mergesort|heapsort|bubble sort|binary search|hash table|grep|chmod|"
-     "chown|sudo|wget|ssh|scp|rsync|awk|mkdir|apt-get|homebrew|rm -rf|in rm|the rm|cli flag|command line flag",
+     "excel formula|in excel|google sheets|vlookup|xlookup|pivot table|countif|sumif|chown|sudo|wget|ssh|scp|rsync|awk|mkdir|apt-get|homebrew|rm -rf|in rm|the rm|cli flag|command line flag",
      "代码|编程|程序|脚本|接口|报错|编译|调试|算法|数据结构|链表|二叉树|数组|哈希|递归|并发|线程|前端|后端|数据库|正则|"
      "爬虫|单元测试|重构|部署|类型错误|内存泄漏|缓存|c语言|闭包|回调函数|协程|面向对象|多态|依赖注入|中间件|指针|懒加载|二分查找|二分法|快速排序|冒泡排序|动态规划|深度优先|广度优先|哈希表|写一个函数|写个函数|实现一个函数|字符串|编写|定时任务|时间戳|"
      "go语言|用go|go写|go里|js里|js中|用js|ts里|用ts", ""),
@@ -167,7 +167,7 @@ FAMILIES: tuple[tuple[str, str, float, str, str, str], ...] = (
      "一步步|一步一步|逐步|分步|写出过程|解题过程|详细过程|推理过程", ""),
     ("reasoning", "quantity comparison", 2.2, "which number", "",
      r"which is (?:heavier|lighter|larger|bigger|greater|smaller|longer|shorter|faster|slower|older|higher|lower|"
-     r"more likely|closer|farther)|哪个(?:更|比较)?(?:大|小|重|轻|多|少|长|短|快|慢|高|低)(?![方法])|谁(?:更)?(?:大|多|重|快|高|矮|老|年轻)"),
+     r"more likely|closer|farther)|which (?:weighs|costs|lasts|holds|takes) (?:more|less|longer)|哪个(?:更|比较)?(?:大|小|重|轻|多|少|长|短|快|慢|高|低)(?![方法])|谁(?:更)?(?:大|多|重|快|高|矮|老|年轻)"),
     # --- structured extraction -------------------------------------------------------------------
     ("extraction", "extraction request", 4.0,
      "extract|parse this|parse the following|parse out|pull out|fill in|structured|in the format|key fields|"
@@ -220,7 +220,7 @@ FAMILIES: tuple[tuple[str, str, float, str, str, str], ...] = (
      r"(?:起|取)(?:个|一个|几个|[\d一二三四五六七八九十]+个)?.{0,10}(?:名字|店名|名称|标题|书名|网名|昵称)|取名|命名"),
     ("writing", "genre request", 3.6, "", "",
      r"^(?:(?:a|an|some|one|short|little|funny|cute|sad|sweet|silly|quick|\d+)\s+){0,3}(?:[a-z-]+\s+)?"
-     rf"(?:{_GENRES})\s+(?:about|on|for|where|in which|celebrating)\b"),
+     rf"(?:{_GENRES})(?:\s+(?:ideas?|prompts?))?\s+(?:about|on|for|where|in which|celebrating)\b"),
     ("writing", "imperative write", 2.3, "", "",
      r"(?:^|[.!?:\n]\s*)(?:please |now |could you |can you )?(?:write|compose|draft|craft|pen)\b"),
     ("writing", "genre noun", 1.2, "poem|haiku|sonnet|short story|essay|cover letter|speech|slogan|lyrics|bedtime story|"
@@ -372,10 +372,10 @@ FAMILIES: tuple[tuple[str, str, float, str, str, str], ...] = (
      "still on strike|closed today|open today|outage|outages|the score|current score|live score|standings|leaderboard|"
      "league table|who's winning|who is winning|who's leading|who is leading|up or down|running normally|"
      "running on time|disruption|disruptions|on strike|a strike|walkout|down right now|down for everyone|"
-     "next bus|next train|next tram|next ferry|next flight|next departure|departure times|departures board|bus times|"
+     "is it on time|on time today|delays on|any delays|delays today|flight status|landed yet|arrived yet|departed yet|next bus|next train|next tram|next ferry|next flight|next departure|departure times|departures board|bus times|"
      "train times",
      "路况|堵车吗|航班|比分|赛果|谁赢了|营业时间|余票|快递到哪|物流|赢了吗|输了吗|赢了没|输了没|赢没赢|战况|赛况|积分榜|"
-     "停运|停飞|开门了吗|还开着吗|还有票|有票吗|有没有票|还有座|还在运营|正常运营|正常运行|延误|晚点|宕机|崩了吗|挂了吗",
+     "停运|停飞|开门了吗|还开着吗|比赛结果|上映|热映|排片|还有票|有票吗|有没有票|还有座|还在运营|正常运营|正常运行|延误|晚点|宕机|崩了吗|挂了吗",
      r"\b(?:is|are) (?!it\b|that\b|this\b|i\b|you\b|he\b|she\b|we\b|they\b)[\w.'-]+(?: [\w.'-]+){0,2} "
      r"(?:down|offline|not working|not loading|closed|shut|cancelled|canceled|delayed|"
      r"open (?:on|today|tomorrow|tonight|now|right now|this|late|at))\b"),
@@ -458,8 +458,8 @@ OPTION_FAMILIES: tuple[tuple[str, float, str, str, str], ...] = (
      "decide between|or should|what should i choose|which of|pick the best|choose the best|how should i decide|"
      "how do i decide|how do i choose|how should i choose|tell me which|which to|which first|which one first|"
      "which is worth|which one is worth|which are worth",
-     "哪个|哪种|哪一个|哪家|选哪|怎么选|如何选|该选|选择哪|怎么决策|如何决策",
-     r"\bvs\.? [\w' .&+-]{1,25} vs\.? |^[\w' .&+-]{1,30} (?:or|vs\.?|versus) [\w' .&+-]{1,30}(?: for [\w' .&+-]{1,40})?$|"
+     "哪个|哪种|哪一个|哪家|选哪|怎么选|如何选|该选|选择哪|怎么决策|如何决策|帮我选|帮忙选|替我选",
+     r"\bshould (?:i|we|our \w+|my \w+) [^?.]{1,50} or [^?.]{1,40}\?|\bvs\.? [\w' .&+-]{1,25} vs\.? |^[\w' .&+-]{1,30} (?:or|vs\.?|versus) [\w' .&+-]{1,30}(?: for [\w' .&+-]{1,40})?$|"
      r"which \w+ (?:should|would|is better|to (?:choose|pick|buy|use))|^[\w' .&+-]{1,30} (?:or|vs\.?|versus) "
      r"[\w' .&+-]{1,30}[^?\n]{0,80}\?|哪[里儿]?.{0,6}(?:更?好|合适|划算)[？?呢]|选.{1,10}还是|还是.{1,12}(?:好|合适|划算|容易|适合|值得|有前途|靠谱)(?:[？?呢吗]|$)|"
      r"(?:该不该|要不要|应不应该|是否应该|是不是应该)[^，。？?]{0,6}(?:跳槽|辞职|离职|换|买|卖|搬|读|考|报|结婚|分手|出国|"
@@ -497,7 +497,8 @@ OPTION_FAMILIES: tuple[tuple[str, float, str, str, str], ...] = (
 # and a substring test costs far less than a regex scan.
 HINTS: dict[str, tuple[str, ...]] = {
     "say it in a language": (*_LANGS.split(), *_ZH_LANGS.split("|"), "意思"),
-    "quantity comparison": ("which is", "哪个", "谁"),
+    "quantity comparison": ("which is", "which weighs", "which costs", "which lasts", "which holds", "which takes",
+                            "哪个", "谁"),
     "extraction request": ("turn", "convert", "list", "find", "every", "from", "all", "json", "csv", "yaml", "table",
                            "spreadsheet", "按"),
     "template fields": ("time", "person", "时间", "人物"),
@@ -524,7 +525,7 @@ HINTS: dict[str, tuple[str, ...]] = {
     "temperature question": ("度",),
     "news": ("最新",),
     "clock/calendar": ("今天", "现在"),
-    "choice": ("which", "or", "vs", "versus", "哪", "选", "还是", "该不该", "要不要", "应不应该", "是否应该", "是不是应该"),
+    "choice": ("which", "or", "vs", "versus", "should", "哪", "选", "还是", "该不该", "要不要", "应不应该", "是否应该", "是不是应该"),
     "comparison": ("比较",),
     "superlative way": ("best", "smartest", "cheapest", "fastest", "easiest", "safest", "wisest", "most", "最"),
     "brainstorm/plan": ("如何",),
@@ -561,7 +562,8 @@ PERCENT_OF = (
     r"|(?<![\d.,])\d+(?:[.,]\d+)*(?:(?!after|之后|以后)[^.?!。？;\d%]){1,24}?\d+(?:\.\d+)?\s*%\s*(?:[a-z]+\s+)?"
     r"[交缴扣收付的]?(?:tip|tax|vat|discount|off|interest|fee|commission|markup|税率|税|利率|手续费|提成|小费|折扣|服务费)"
     r"|(?<![\d.,])\d+(?:[.,]\d+)*[^.?!。？;\d%]{1,12}?(?:涨价|降价|上涨|下降|下跌|增长|提高|降低|增加|减少|涨了?|降了?)\s*"
-    r"\d+(?:\.\d+)?\s*%"
+    r"\d+(?:\.\d+)?\s*%|(?:tip|tax|vat|discount|interest|commission|markup) (?:on|of|for) [$€£¥]?\d[\d,.]*\s*"
+    r"(?:at|with|of)?\s*\d+(?:\.\d+)?\s*%"
 )
 """A rate of an amount: the rate first ("18% of 240"), the amount first ("$186.40 with an 18% tip"; an amount
 "after" a rate is the result, and asking for the original is a word problem), or an amount changed by a rate
@@ -735,8 +737,10 @@ def compiled() -> Compiled:
             else:
                 entry_ = (" " + " ".join(parts) + " ", len(parts) > 2, index)
                 phrases.setdefault((parts[0], parts[1]), []).append(entry_)
-                if len(parts) == 2 and parts[1].isalpha():  # "central bank's"
+                if len(parts) == 2 and parts[1].isalpha():  # "central bank's", "monthly payments"
                     phrases.setdefault((parts[0], parts[1] + "'s"), []).append(entry_)
+                    if len(parts[1]) > 2 and not parts[1].endswith("s"):
+                        phrases.setdefault((parts[0], parts[1] + "s"), []).append(entry_)
 
     def c(pattern: str) -> Lazy:
         return Lazy(pattern)

@@ -27,6 +27,8 @@ _VALUE_EN = LazyPattern(
 )
 """Questions after a value or a state: "how much is", "trading at", "what's X at", a price, a rate, open or
 cancelled."""
+MARKET_NOW = ("trading at", "trading for", "going at", "going for", "selling at", "selling for", "sitting at")
+"""A market's present tense: these ask for a current value without "now"."""
 _VALUE_ZH = LazyPattern(r"多少|什么价|啥价|几块|涨了|跌了|涨没涨|跌没跌|涨还是跌|行情|价位", ascii="")
 _PERSONAL = frozenset({"i", "i'm", "im", "i've", "my", "me", "mine", "you", "your", "you're", "we", "our"})
 """Talk about oneself or the listener ("us" is left out: "the mortgage rate in the us")."""
