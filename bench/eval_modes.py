@@ -12,10 +12,13 @@
                                                      # used to find misses; natural_holdout7.jsonl (84) was
                                                      # written after the last pass and fixed nothing: the
                                                      # honest figure, 41/44 en, 39/40 zh.
-                                                     # natural_holdout8-11.jsonl (140-141 casual questions
+                                                     # natural_holdout8-13.jsonl (140-141 casual questions
                                                      # each) were each written before one pass of the third
                                                      # round and run once: 64/77 en, 56/63 zh; 70/77, 59/63;
-                                                     # 70/77, 61/63; 67/77, 57/64; then used to find misses.)
+                                                     # 70/77, 61/63; 67/77, 57/64; 69/77, 61/63; 70/77,
+                                                     # 60/63; then used to find misses. natural_holdout14
+                                                     # was written after the round's last change and fixed
+                                                     # nothing: the honest figure, 75/77 en, 61/63 zh.)
     python bench/eval_modes.py --data other.jsonl    # any JSONL of {"question": ..., "mode": ...}
 
 Targets (issues 5 and 17): >= 90% accuracy (>= 95% per language on natural_holdout), <= 1 ms median per question, zero model calls.

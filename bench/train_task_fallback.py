@@ -1,14 +1,15 @@
 """Fit the task-type fallback (``router/understanding/task_fallback.json``): naive Bayes word counts.
 
+    python bench/train_task_fallback.py --without natural_holdout14   # the shipped model: every set but the
+                                                        # round's last held-out one
     python bench/train_task_fallback.py                 # every labelled set in tests/data
-    python bench/train_task_fallback.py --without natural_holdout12   # leave a set out (to score it after)
     python bench/train_task_fallback.py --check         # leave-one-set-out accuracy, writes nothing
 
 The rows are the labelled questions in ``tests/data`` (``natural_holdout*.jsonl``, ``task_holdout*.jsonl``,
 ``task_dev.jsonl``): questions we wrote, one task label per kind of work. The understanding reads this
 model only when its cues are weak (``router.understanding.fallback``). A figure for it counts only on a
-set written after the model was fitted: ``--check`` prints leave-one-set-out accuracy on the cue-weak
-rows, against the cue reading, as a guide.
+set written after the model was fitted: ``--check`` scores each set with a model fitted without it and
+with no model at all, as a guide (the cues were written with most of these sets in view).
 """
 
 from __future__ import annotations

@@ -225,7 +225,7 @@ def test_without_a_config_an_llm_is_consulted_like_hybrid() -> None:
 # --- the mode follows the understanding: natural phrasing with traps -------------------------
 
 NATURAL = sorted((Path(__file__).resolve().parent / "data").glob("natural_holdout*.jsonl"))
-HELD_OUT_FLOOR = {"natural_holdout7": 0.9}
+HELD_OUT_FLOOR = {"natural_holdout7": 0.9, "natural_holdout14": 0.9}
 """natural_holdout.jsonl was written before issue 17's first round; natural_holdout2-6 each before one
 pass of the second round's changes (and then used to find misses, >= 0.95 per language since);
 natural_holdout7 after the last pass, never used to fix anything: its first run, 41/44 en (0.932) and
@@ -233,7 +233,9 @@ natural_holdout7 after the last pass, never used to fix anything: its first run,
 natural_holdout8 (casual phrasing) was written before the third pass and run once (64/77 en, 56/63 zh),
 natural_holdout9 after it (70/77, 59/63), natural_holdout10 after the next (70/77, 61/63), natural_holdout11
 after the next (67/77, 57/64), natural_holdout12 after the next and the fallback model (69/77, 61/63),
-natural_holdout13 after the next (70/77, 60/63); each was then used to find misses. See bench/eval_modes.py."""
+natural_holdout13 after the next (70/77, 60/63); each was then used to find misses. natural_holdout14 was written
+after the round's last change and never used to fix anything: its first run, 75/77 en and 61/63 zh, is the
+held-out figure. See bench/eval_modes.py."""
 
 
 @pytest.mark.parametrize("path", NATURAL, ids=lambda p: p.stem)
