@@ -116,6 +116,10 @@ _BARE_CONTRACTION = LazyPattern(
 )
 _TITLE = LazyPattern(r"《[^》]{1,20}》", ascii="")
 """A title's words are the work's name ("《百年孤独》" is a novel, not a feeling)."""
+_BARE_SET = frozenset({*(w + "s" for w in ("who", "what", "how", "where", "there", "that")),
+                       *(w + "nt" for w in ("do", "ca", "wo", "is", "are", "does", "did", "was", "were", "could",
+                                            "should", "would", "have", "has")),
+                       "im", "ive", "youre", "theyre", "wat", "wats"})
 _BARE_WORDS = {"wat": "what", "wats": "what's", "im": "i'm", "ive": "i've", "youre": "you're", "theyre": "they're", "cant": "can't", "wont": "won't"}
 _HOW_TO = ("how do i", "how can i", "how to ", "how would i", "how do you", "how should i", "怎么设置", "如何设置",
            "怎么让", "如何让", "怎么才能", "如何才能")
@@ -150,9 +154,6 @@ def _understand(text: str) -> Understanding:
         body = body[: _MAX_CHARS // 2] + "\n" + body[-_MAX_CHARS // 2 :]
     c = compiled()
     low = body.lower()
-    if "'" not in low and (contracted := _BARE_CONTRACTION.search(low)) is not None:
-        # "whos", "whats", "cant", "im": the apostrophe casual typing leaves out
-        low = low[: contracted.start()] + _BARE_CONTRACTION.sub(_apostrophe, low[contracted.start():])
     digits = _DIGIT.search(low) is not None
     scores = dict.fromkeys(TASK_TYPES, 0.0)
     evidence: list[tuple[str, str, float]] = []
@@ -163,6 +164,12 @@ def _understand(text: str) -> Understanding:
     window = low if len(low) <= _PATTERN_CHARS else low[: _PATTERN_CHARS // 2] + "\n" + low[-_PATTERN_CHARS // 2 :]
     tokens = c.word.findall(low)
     present = set(tokens)
+    if "'" not in low and not _BARE_SET.isdisjoint(present):
+        # "whos", "whats", "cant", "im": the apostrophe casual typing leaves out
+        low = _BARE_CONTRACTION.sub(_apostrophe, low)
+        window = low if len(low) <= _PATTERN_CHARS else low[: _PATTERN_CHARS // 2] + "\n" + low[-_PATTERN_CHARS // 2 :]
+        tokens = c.word.findall(low)
+        present = set(tokens)
     has_cjk = _CJK.search(low) is not None
     for index, matched in _family_hits(c, low, window, digits, tokens, present, has_cjk).items():
         family = c.families[index]
@@ -314,8 +321,8 @@ def _understand(text: str) -> Understanding:
     # so is a recent match result.
     if (len(body) <= _CURRENT_CHARS and not numbers and not text_work and not material
             and names.isdisjoint(_TALK) and "exact_figure" not in constraints):
-        value = readings.current_value(low, present, has_cjk)
-        if value and ("deictic" in signals or any(m in low for m in readings.MARKET_NOW)):
+        asked_now = "deictic" in signals or any(m in low for m in readings.MARKET_NOW)
+        if asked_now and (value := readings.current_value(low, present, has_cjk)):
             scores["live_data"] += 1.6
             evidence.append(("live_data", f"a current value '{value}' + '{signals.get('deictic', 'market')}'", 1.6))
         elif result := readings.recent_result(low):
