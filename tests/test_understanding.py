@@ -389,3 +389,29 @@ def test_the_fallback_never_makes_an_extraction_without_a_text_nor_a_lookup_of_a
         u = understand(question)
         assert u.task not in ("extraction", "schedule", "live_data"), (question, u.task, u.evidence)
     assert fallback.predict("") is None
+
+
+def test_the_reading_is_the_same_in_every_process_whatever_its_hash_seed() -> None:
+    """The reason a mode or route cites must not change from one process to the next: a set's order
+    follows the string hash seed, so a reading that walked sets as they come cited other terms."""
+    questions = [
+        "请解释一下光合作用的原理，用初中生能懂的话",
+        "解方程 3x + 7 = 22，写出步骤",
+        "帮我把这段话翻译成英文并润色一下：我们下周一开会讨论预算",
+        "whats the best way to learn rust if i already know python and go",
+    ]
+    script = (
+        "import json, sys\n"
+        "from router.understanding import understand\n"
+        "rows = [understand(q) for q in json.loads(sys.argv[1])]\n"
+        "print(json.dumps([[u.task, u.confidence, list(u.evidence), list(u.scores), list(u.vector)] for u in rows]))\n"
+    )
+    readings = set()
+    for seed in ("0", "1", "7", "12345"):
+        done = subprocess.run(
+            [sys.executable, "-c", script, json.dumps(questions)], capture_output=True, text=True, timeout=60,
+            env={"PYTHONHASHSEED": seed, "PATH": "/usr/bin:/bin", "PYTHONPATH": str(Path(__file__).resolve().parents[1])},
+            check=True,
+        )
+        readings.add(done.stdout)
+    assert len(readings) == 1, readings

@@ -20,27 +20,22 @@ from __future__ import annotations
 
 import math
 import re
-import zlib
 from functools import lru_cache
-from itertools import pairwise
 
 from router.lazyre import LazyPattern
 from router.understanding import fallback as task_fallback
 from router.understanding import readings
-from router.understanding.cues import Compiled, Lazy, compiled
-from router.understanding.types import TASK_TYPES, VECTOR_DIMENSION, Understanding
+from router.understanding.cues import Lazy, compiled
+from router.understanding.families import FUNCTION_WORDS, family_hits
+from router.understanding.language import CJK, detect_language, script_language
+from router.understanding.types import TASK_TYPES, Understanding
+from router.understanding.vector import question_vector
 
 _MAX_CHARS = 600
 """Longer texts are read at their first and last 300 characters: the request sits at the start
 ("Given these records, extract ...") or at the end (a pasted text, then "summarise it"), and the
 middle is the material, which would only add its own vocabulary. It bounds the time of a reading
 (decision p99 under 1 ms) whatever the caller sends."""
-_CJK = LazyPattern(r"[\u3400-\u9fff\uf900-\ufaff]", ascii="")  # large ranges: router.lazyre
-_KANA = re.compile(r"[\u3040-\u30ff]")
-_HANGUL = LazyPattern(r"[\uac00-\ud7af]", ascii="")
-_CYRILLIC = re.compile(r"[\u0400-\u04ff]")
-_LATIN_WORD = re.compile(r"[A-Za-z]+")
-_SKETCH_TOKEN = LazyPattern(r"[a-z]+|[\u3400-\u9fff]", ascii=r"[a-z]+")
 _YEAR = re.compile(r"^(?:1[0-9]{3}|20[0-9]{2})$")
 _FRAMING = re.compile(
     r"\b(?:expert|assistant|specialist|analyst|ai|model|bot|chatbot|classifier|grader|judge|evaluator|system|tool|"
@@ -50,23 +45,11 @@ _FRAMING = re.compile(
 _OPTION_LINES = re.compile(r"\n\s*\(?A[.)）]\s*\S[^\n]*\n\s*\(?B[.)）][^\n]*\n\s*\(?C[.)）]")
 _AGE = re.compile(r"(\d+)[- ]years?[- ]old|aged (\d+)|(\d+)岁")
 _QUOTED = re.compile(r"[\"“'‘「][^\"”’」\n]{30,}[\"”'’」]")
-_ERROR_NAME = re.compile(r"[a-z]{2,}(?:error|exception)\b")
 _DIGIT = re.compile(r"\d")
 _ZH_NUMERAL = LazyPattern(r"[一二两三四五六七八九十百千万半]", ascii="")
-_CODE_HINTS = ("`", "def ", "print(", "console.", "=>", "()", "import ", "#include", "select ", "<", "{", "--")
-"""Substrings without which the code-marks pattern cannot match (a method call "x.y(" and a closing ";"
-are tested apart: "(" and ";" alone are in most prose)."""
-_METHOD_CALL = re.compile(r"\.[a-z_]+\(")
-_YEARISH = re.compile(r"[12]\d{3}")
-_FUNCTION_WORDS = frozenset({"sqrt", "log", "log2", "log10", "ln", "sin", "cos", "tan", "exp", "factorial", "power",
-                            "squared", "cubed", "root"})
-"""Words that name a function of a number: the function pattern runs only when one is a word of the text
-(substring tests would pass on "using", "explain", "important" and run it on nearly every text)."""
 _TO_THE = re.compile(r"\d\s*(?:to the\s*\d|!)")
 _FUNCTION_HINTS = ("次方", "次幂", "根号", "平方", "立方", "阶乘")
 _LENGTH_HINTS = ("word", "sentence", "paragraph", "line", "bullet", "字", "no more than")
-_NEEDS_DIGITS = frozenset({"currency conversion"})
-_NEEDS_SYMBOLS = frozenset({"formula marks"})
 _PATTERN_CHARS = 300
 """Patterns (the costly part of a reading) read at most this much of a text: its first and last 150
 characters, where a request's structure ("you are a ...", "write a ...", a sum) is."""
@@ -102,11 +85,6 @@ question hands over, finance terms only as the inputs of an exact figure (talk o
 _DAY_WORDS = ("yesterday", "tomorrow", "today", "day after", "day before", "昨天", "明天", "今天", "后天", "前天")
 _WEEKDAY = re.compile(r"monday|tuesday|wednesday|thursday|friday|saturday|sunday|周[一二三四五六日天]|星期[一二三四五六日天]")
 _HYPOTHETICAL = ("if ", "suppose", "imagine", "如果", "假如", "假设", "要是")
-_SKETCH = VECTOR_DIMENSION - len(TASK_TYPES) - 9
-_SLOTS: dict[str, int] = {}
-"""Word -> its sketch slot and sign (crc32 is the same in every process, unlike ``hash``); bounded."""
-_SLOTS_MAX = 50_000
-_FLAGS = ("exact_figure", "format", "length", "proof", "options", "code")
 _ASKING_OPENERS = frozenset({"is", "are", "was", "were", "will", "does", "did", "has", "any", "am", "isn't", "aren't", "won't",
                              "didn't", "doesn't", "wasn't", "anyone", "anybody"})
 """A line that opens with one of these asks, with or without a question mark ("is it gonna rain later")."""
@@ -114,8 +92,6 @@ _BARE_CONTRACTION = LazyPattern(
     r"\b(?:(?:who|what|how|where|there|that)s|(?:do|ca|wo|is|are|does|did|was|were|could|should|would|have|has)nt|"
     r"im|ive|youre|theyre|wats?)\b"
 )
-_TITLE = LazyPattern(r"《[^》]{1,20}》", ascii="")
-"""A title's words are the work's name ("《百年孤独》" is a novel, not a feeling)."""
 _BARE_SET = frozenset({*(w + "s" for w in ("who", "what", "how", "where", "there", "that")),
                        *(w + "nt" for w in ("do", "ca", "wo", "is", "are", "does", "did", "was", "were", "could",
                                             "should", "would", "have", "has")),
@@ -170,8 +146,8 @@ def _understand(text: str) -> Understanding:
         window = low if len(low) <= _PATTERN_CHARS else low[: _PATTERN_CHARS // 2] + "\n" + low[-_PATTERN_CHARS // 2 :]
         tokens = c.word.findall(low)
         present = set(tokens)
-    has_cjk = _CJK.search(low) is not None
-    for index, matched in _family_hits(c, low, window, digits, tokens, present, has_cjk).items():
+    has_cjk = CJK.search(low) is not None
+    for index, matched in family_hits(c, low, window, digits, tokens, present, has_cjk).items():
         family = c.families[index]
         if family.task == "signal" or family.name in _MATERIAL_ONLY:
             signals[family.name] = matched
@@ -279,7 +255,7 @@ def _understand(text: str) -> Understanding:
         exact = None
         expression = c.expression.search(window) if digits else None
         if expression is None and digits and (
-            not _FUNCTION_WORDS.isdisjoint(present) or any(k in window for k in _FUNCTION_HINTS)
+            not FUNCTION_WORDS.isdisjoint(present) or any(k in window for k in _FUNCTION_HINTS)
             or ((" to the " in window or "!" in window) and _TO_THE.search(window))
         ):
             expression = c.math_function.search(window)
@@ -356,7 +332,7 @@ def _understand(text: str) -> Understanding:
                or (habitual and "calendar request" not in names) or options >= 2.4
                or (len(body) <= _SCHEDULE_CHARS and readings.clock_now(low)))
     if len(body) <= _SCHEDULE_CHARS and not question_form and not blocked and "past time" not in signals:
-        when = signals.get("time word") or (_match(c.time_expression, low) if digits or _CJK.search(low) else None)
+        when = signals.get("time word") or (_match(c.time_expression, low) if digits or CJK.search(low) else None)
         if when:
             person = _match(c.person, body)
             activity = signals.get("activity") or _match(c.activity, low)
@@ -401,14 +377,14 @@ def _understand(text: str) -> Understanding:
         scores[fallback] += 1.0
     task = max(TASK_TYPES, key=scores.__getitem__)  # ties go to the earlier type
     probabilities = _softmax(scores)
-    language = _language(body, has_cjk)
+    language = script_language(body, has_cjk)
     chosen = tuple(why for t, why, _ in sorted(evidence, key=lambda e: -e[2]) if t == task)[:3]
     return Understanding(
         task=task,
         language=language,
         constraints=frozenset(constraints),
         confidence=round(probabilities[task], 4),
-        vector=_vector(low, probabilities, constraints, len(numbers), has_cjk),
+        vector=question_vector(low, probabilities, constraints, len(numbers), has_cjk),
         evidence=chosen,
         scores=tuple((t, round(scores[t], 3)) for t in TASK_TYPES),
     )
@@ -460,7 +436,7 @@ def _has_material(body: str, low: str, lettered: bool) -> bool:
         return False
     for mark in ("\n", ":", "："):
         at = body.find(mark)
-        if at != -1 and len(body) - at > (12 if _CJK.search(body) else 20):  # a Chinese line says more per character
+        if at != -1 and len(body) - at > (12 if CJK.search(body) else 20):  # a Chinese line says more per character
             return True
     return _QUOTED.search(body) is not None
 
@@ -470,135 +446,11 @@ def _match(pattern: Lazy, text: str) -> str | None:
     return found.group(0) if found else None
 
 
-def _family_hits(
-    c: Compiled, low: str, window: str, digits: bool, tokens: list[str], present: set[str], has_cjk: bool
-) -> dict[int, str]:
-    """Family index -> the text that matched it: words, phrases and Chinese terms by set intersection
-    and substring tests (C-level work, no Python loop over the text), then the few patterns."""
-    hits: dict[int, str] = {}
-    words = c.words
-    for token in present & c.word_set:
-        for index in words[token]:
-            hits.setdefault(index, token)
-    candidates = c.phrase_pairs.intersection(pairwise(tokens))
-    if candidates:
-        joined = ""
-        phrases = c.phrases
-        for pair in candidates:
-            for phrase, longer, index in phrases[pair]:
-                if index in hits:
-                    continue
-                if longer:
-                    joined = joined or " " + " ".join(tokens) + " "
-                    if phrase not in joined:
-                        continue
-                hits[index] = phrase.strip()
-    if ("error" in low or "exception" in low) and _ERROR_NAME.search(low):
-        hits.setdefault(c.code_family, "error name")
-    if has_cjk:
-        zh = c.zh
-        terms_in = _TITLE.sub("《》", low) if "《" in low else low
-        for char in c.zh_first.intersection(terms_in):
-            for term, indices in zh[char]:
-                if term in terms_in:
-                    for index in indices:
-                        hits.setdefault(index, term)
-    marks = (any(mark in low for mark in _CODE_HINTS) or low.rstrip().endswith(";")
-             or ("(" in window and _METHOD_CALL.search(window) is not None))
-    # The formula pattern needs a maths symbol, or a bracket after a function name or "f".
-    symbols = any(ch in window for ch in "^=∫∑∏√∞≤≥≠²³π") or (
-        "(" in window and (not _FUNCTION_WORDS.isdisjoint(present) or "f" in present or "lim" in present))
-    # "<", ">" and "|" are maths only outside code ("|x - 3| < 5", not "if n < 10" in a programming task)
-    comparison = any(ch in window for ch in "<>|") and c.programming_family not in hits
-    enumeration = "、" in window or (" or " in window and ", " in window)
-    years = digits and _YEARISH.search(window) is not None
-    for index, family in c.patterned:
-        if index in hits:
-            continue
-        if index == c.code_family and not marks:
-            continue
-        if family.name in _NEEDS_DIGITS and not digits:
-            continue
-        if family.name == "historical date" and not years:
-            continue
-        if (
-            family.hinted
-            and family.hint_words.isdisjoint(present)
-            and not any(hint in window for hint in family.hints)
-            and not (has_cjk and any(hint in window for hint in family.zh_hints))
-        ):
-            continue
-        if family.name in _NEEDS_SYMBOLS and not symbols:
-            continue
-        if family.name == "inequality" and not (comparison and c.code_family not in hits):
-            continue
-        if family.name == "enumerated alternatives" and not enumeration:
-            continue
-        found_rx = family.pattern.search(window)  # type: ignore[union-attr]
-        if found_rx:
-            hits[index] = found_rx.group(0)
-    return hits
-
-
 def _softmax(scores: dict[str, float]) -> dict[str, float]:
     top = max(scores.values())
     exps = {t: math.exp(s - top) for t, s in scores.items()}
     total = sum(exps.values())
     return {t: v / total for t, v in exps.items()}
-
-
-def detect_language(text: str) -> str:
-    """ISO 639-1 code of the script that dominates: zh, ja, ko, ru, else en for Latin text."""
-    return _language(text, _CJK.search(text) is not None)
-
-
-def _language(text: str, has_cjk: bool) -> str:
-    """``detect_language`` told whether there is Chinese script: only a text with both scripts needs counting."""
-    if not has_cjk:
-        if _KANA.search(text) or _HANGUL.search(text):
-            return "ja" if _KANA.search(text) else "ko"
-        if _CYRILLIC.search(text) and not _LATIN_WORD.search(text):
-            return "ru"
-        return "en"
-    if _KANA.search(text):
-        return "ja"
-    if _HANGUL.search(text):
-        return "ko"
-    cjk = len(_CJK.findall(text))
-    words = len(_LATIN_WORD.findall(text))
-    if cjk and cjk >= words:
-        return "zh"
-    if not words and _CYRILLIC.search(text):
-        return "ru"
-    return "en"
-
-
-def _vector(
-    low: str, probabilities: dict[str, float], constraints: set[str], numbers: int, has_cjk: bool
-) -> tuple[float, ...]:
-    """Task probabilities, constraint flags, size, then a signed hashed sketch of words and characters."""
-    head = [probabilities[t] for t in TASK_TYPES]
-    head += [1.0 if flag in constraints else 0.0 for flag in _FLAGS]
-    head += [1.0 if has_cjk else 0.0, min(1.0, math.log1p(len(low)) / 8.0), min(1.0, numbers / 10.0)]
-    sketch = [0.0] * _SKETCH
-    tokens = _SKETCH_TOKEN.findall(low[:400])
-    if has_cjk:
-        # Latin words alone; CJK characters in pairs (Chinese words are mostly two characters).
-        last = len(tokens) - 1
-        grams = [t + tokens[i + 1] if t >= "\u3400" and i < last else t for i, t in enumerate(tokens)]
-    else:
-        grams = tokens
-    slots = _SLOTS
-    for gram in grams:
-        slot = slots.get(gram)
-        if slot is None:
-            h = zlib.crc32(gram.encode("utf-8"))
-            slot = (h % _SKETCH) * 2 + (1 if h & 0x80000000 else 0)
-            if len(slots) < _SLOTS_MAX:
-                slots[gram] = slot
-        sketch[slot >> 1] += 1.0 if slot & 1 else -1.0
-    norm = math.hypot(*sketch) or 1.0
-    return tuple(head + [v / norm for v in sketch])
 
 
 __all__ = ["detect_language", "understand"]
