@@ -76,6 +76,7 @@ def test_a_config_without_sections_equals_one_that_writes_every_default_out() ->
     full = parse_config(BASE + lines, "full.yaml")
     assert sparse.model_copy(update={"source": "x"}) == full.model_copy(update={"source": "x"})
     assert {name: getattr(full, name).model_dump() for name in written} == written
+    assert sparse.model_dump(mode="json") == full.model_dump(mode="json")  # sections dump through their own models
 
 
 NESTED = [
@@ -133,3 +134,19 @@ def test_a_section_the_file_leaves_out_is_never_built() -> None:
                             check=False, timeout=60)
     assert result.returncode == 0, result.stderr
     assert result.stdout.split() == ["True", "[]"]
+
+
+def test_the_config_json_schema_still_describes_every_section() -> None:
+    schema = RouterConfig.model_json_schema()
+
+    def resolved(node: dict) -> dict:  # type: ignore[type-arg]
+        while "$ref" in node:
+            node = schema["$defs"][node["$ref"].rsplit("/", 1)[-1]]
+        return node
+
+    for name, field in RouterConfig.model_fields.items():
+        if isinstance(field.annotation, type) and issubclass(field.annotation, BaseModel):
+            assert set(resolved(schema["properties"][name])["properties"]) == set(field.annotation.model_fields), name
+    provider = resolved(schema["properties"]["providers"]["additionalProperties"])
+    assert {"client", "models", "deployments", "limits"} <= set(provider["properties"])
+    assert resolved(schema["properties"]["server"])["properties"]["max_body_bytes"]["minimum"] == 1024

@@ -43,8 +43,12 @@ class _OwnValidator:
                                     exclude_defaults=info.exclude_defaults, exclude_none=info.exclude_none,
                                     round_trip=info.round_trip)  # fmt: skip
 
+        def json_schema(schema: core_schema.CoreSchema, handler: Any) -> Any:  # RouterConfig.model_json_schema()
+            return handler(source.__pydantic_core_schema__)
+
         return core_schema.no_info_plain_validator_function(
-            validate, serialization=core_schema.plain_serializer_function_ser_schema(dump, info_arg=True)
+            validate, serialization=core_schema.plain_serializer_function_ser_schema(dump, info_arg=True),
+            metadata={"pydantic_js_functions": [json_schema]},
         )
 
 
