@@ -13,7 +13,9 @@ validator costs far more than using it, and a CLI answer reads one file once, so
   declared defaults without validating them, as pydantic never validates defaults
   either; equal to ``Model()`` (tests/test_config_lazy.py checks every section).
 
-Every setting is still declared once, in its model; nothing here knows any field.
+Every setting is still declared once, in its model; nothing here knows any field. The section
+modules do without ``from __future__ import annotations``: with it, pydantic compiles and evaluates
+every field's annotation string when the class is made (~1% of a mock answer's instructions).
 """
 
 from __future__ import annotations

@@ -17,7 +17,7 @@ A deployment whose key variable is not set is skipped and recorded in the
 answer's attempts (``router.routing.plan``), like a provider without a key.
 """
 
-from __future__ import annotations
+# No `from __future__ import annotations` here: see router.config.base.
 
 import os
 from collections.abc import Callable
@@ -73,30 +73,30 @@ class Deployment(_Strict):
     def serves(self, model_id: str) -> bool:
         return self.models is None or model_id.lower() in (m.lower() for m in self.models)
 
-    def key_env(self, provider: ProviderConfig) -> str | None:
+    def key_env(self, provider: "ProviderConfig") -> str | None:
         return self.api_key_env or provider.api_key_env
 
-    def url(self, provider: ProviderConfig) -> str | None:
+    def url(self, provider: "ProviderConfig") -> str | None:
         return self.base_url or provider.base_url
 
-    def rate_limits(self, provider: ProviderConfig) -> RateLimits | None:
+    def rate_limits(self, provider: "ProviderConfig") -> RateLimits | None:
         return self.limits or provider.limits
 
-    def api_key(self, provider: ProviderConfig) -> str | None:
+    def api_key(self, provider: "ProviderConfig") -> str | None:
         env = self.key_env(provider)
         return (os.environ.get(env) or None) if env else None
 
-    def has_key(self, provider: ProviderConfig) -> bool:
+    def has_key(self, provider: "ProviderConfig") -> bool:
         env = self.key_env(provider)
         return env is None or bool(os.environ.get(env))
 
 
-def serving(provider: ProviderConfig, model_id: str) -> list[Deployment]:
+def serving(provider: "ProviderConfig", model_id: str) -> list[Deployment]:
     """The provider's deployments that serve ``model_id``, in file order (empty: the implicit one)."""
     return [d for d in provider.deployments if d.serves(model_id)]
 
 
-def check_deployments(config: RouterConfig, fail: Callable[[str, tuple[Any, ...]], NoReturn]) -> None:
+def check_deployments(config: "RouterConfig", fail: Callable[[str, tuple[Any, ...]], NoReturn]) -> None:
     """Across keys: unique names, listed models, a client that has endpoints, a URL for each."""
     for pname, provider in config.providers.items():
         where = f"providers.{pname}.deployments"

@@ -4,7 +4,7 @@ Its own module so the schema keeps one field line for it; validated like every k
 (unknown keys rejected with a suggestion, bounds on every number, ``file:line`` in errors).
 """
 
-from __future__ import annotations
+# No `from __future__ import annotations` here: see router.config.base.
 
 from pydantic import Field
 

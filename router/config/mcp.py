@@ -7,7 +7,7 @@ header to the variable holding its value; both are read when the server starts.
 Nothing here starts a process: a server starts on first use (``router.tools.mcp``).
 """
 
-from __future__ import annotations
+# No `from __future__ import annotations` here: see router.config.base.
 
 from pydantic import Field, field_validator, model_validator
 
@@ -87,7 +87,7 @@ class McpServerSettings(_Strict):
         return value
 
     @model_validator(mode="after")
-    def _one_transport(self) -> McpServerSettings:
+    def _one_transport(self) -> "McpServerSettings":
         if (self.command is None) == (self.url is None):
             raise ValueError("give exactly one of command (a stdio server) or url (streamable HTTP)")
         if self.url is not None and (self.env or self.cwd is not None):

@@ -14,7 +14,7 @@ Values that might be secrets (a key pasted into ``api_key_env``, credentials in 
 ``base_url``) are described in errors, never shown.
 """
 
-from __future__ import annotations
+# No `from __future__ import annotations` here: see router.config.base.
 
 import os
 from typing import Literal
@@ -259,7 +259,7 @@ class StateSettings(_Strict):
         return value
 
     @model_validator(mode="after")
-    def _one_source(self) -> StateSettings:
+    def _one_source(self) -> "StateSettings":
         if self.redis_url is not None and self.redis_url_env is not None:
             raise ValueError("set redis_url or redis_url_env, not both")
         return self
@@ -313,7 +313,7 @@ class RoutingSettings(_Strict):
         return value
 
     @model_validator(mode="after")
-    def _one_knob(self) -> RoutingSettings:
+    def _one_knob(self) -> "RoutingSettings":
         if self.strong_share is not None and self.threshold is not None:
             raise ValueError("give strong_share or threshold, not both")
         return self
@@ -400,7 +400,7 @@ class RouterConfig(_Strict):
 
         return self.providers[resolve_provider(self, name)]
 
-    def with_default(self, name: str) -> RouterConfig:
+    def with_default(self, name: str) -> "RouterConfig":
         from router.routing.names import resolve_provider
 
         return self.model_copy(update={"default": resolve_provider(self, name)})
