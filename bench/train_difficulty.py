@@ -35,7 +35,7 @@ Candidates, chosen by measurement (``--no-write`` prints them, every figure out 
   G  the previous round's recipe: F + the word-problem term + the exam items' digit share
   S  the shipped recipe above: G + the exam items' embedding term
 G's word-problem term has nothing to fit when GSM8K is the source held out; ``bench/eval_routing.py``
-adds new GSM8K questions in five folds (G and S 0.649, F 0.590; length 0.598) and MMLU subjects held
+adds new GSM8K questions in five folds (G and S 0.650, F 0.590; length 0.598) and MMLU subjects held
 out one by one, 40 draws of 10 (G 0.597, S 0.621; length 0.575). The weights BETA 0.5 and DELTA -0.25
 were picked from three values each by those two figures, SEMANTIC_RIDGE from 3 / 10 / 30 and
 SEMANTIC_WEIGHT from 0.5 / 1 by the held-out figures too (they differ by at most 0.002 there), so all
@@ -44,16 +44,16 @@ statement pairs, compound options, scenario openings: each below length on held-
 nearest subjects' gain by word overlap (0.44: a subject's neighbours say nothing of its gain), a ridge
 over hashed words (0.539 mean). Semantic candidates, by ``python bench/semantic_candidates.py --ngrams``
 (each stacked on G's held-out scores; GSM8K / MMLU / arena / h2o / routerarena held out as sources,
-then MMLU subjects and new GSM8K questions; G alone: 0.576 / 0.601 / 0.550 / 0.522 / 0.648, 0.597,
-0.649; at LAMBDA 1):
-  - the embedding term on exam items (S): 0.576 / 0.631 / 0.551 / 0.522 / 0.648, 0.621, 0.649;
-  - on open questions too (not on word problems): 0.576 / 0.630 / 0.530 / 0.545 / 0.659, 0.619: the
-    open-ended Arena prompts lose 0.02 (0.011 at LAMBDA 0.5), and every question would pay the
-    embedding's cost and load; one ridge over every row, word problems included: GSM8K 0.506;
+then MMLU subjects and new GSM8K questions; G alone: 0.575 / 0.601 / 0.554 / 0.532 / 0.662, 0.597,
+0.650; at LAMBDA 1; 2026-12-02 03:32):
+  - the embedding term on exam items (S): 0.575 / 0.631 / 0.555 / 0.532 / 0.662, 0.621, 0.650;
+  - on open questions too (not on word problems): 0.575 / 0.629 / 0.532 / 0.546 / 0.673, 0.619: the
+    open-ended Arena prompts lose 0.02 (0.014 at LAMBDA 0.5), and every question would pay the
+    embedding's cost and load; one ridge over every row, word problems included: GSM8K 0.507;
   - the task probabilities beside the embedding: 0.625 on MMLU, 0.617 on subjects, Arena 0.532;
-  - the 100 nearest fitted items' mean target (cosine): MMLU 0.614, subjects 0.577, Arena 0.514;
+  - the 100 nearest fitted items' mean target (cosine): MMLU 0.614, subjects 0.577, Arena 0.516;
   - hashed words, word pairs and Chinese characters (2,048 buckets, no dependency) in place of the
-    embedding: 0.576 / 0.619 / 0.543 / 0.540 / 0.639, subjects 0.610;
+    embedding (on the previous understanding, 03:10): 0.576 / 0.619 / 0.543 / 0.540 / 0.639, subjects 0.610;
   - model2vec: no model ships in a PyPI wheel (its 0.10.0 wheel is code only), and a download at run
     time is ruled out, so it was not measured.
 """
