@@ -17,14 +17,18 @@ Three streams per user:
   does best (this user's weak model is bad at them);
 - **drift**: from the middle on, the fast tier fails every question of one such kind.
 
-Printed: PGR over the last half with learning on, and off *at the same strong share* (the
-no-learning router given the threshold that sends the same number of those questions up: sending
-more up always recovers more), and an omniscient per-kind reference (knows each kind's true gain);
+Printed: PGR over the last half with learning on, and off *at the same strong share* (the same
+router with learning off on the same stream, keeping its share with the same tracker of recent scores,
+given the ``strong_share`` that sends as many of those questions up: sending more up always recovers
+more; both shares are printed), and an omniscient per-kind reference (knows each kind's true gain);
 for drift, how many questions of the drifted kind it took until 80% of 20 in a row went up, and how
 far the drift moved the other kinds' strong share over the last quarter (against the same user's run
 without the drift); mean and worst over every user of every seed (``--seeds``); the exploration share over every window of 1,000
 decisions; the learner's cost per decision (p50, in process, next to the prior's own decision
 measured in the same run) and Redis commands per decision on a real redis-server.
+
+The explorer's random phase is seeded per user (the same for a user's three streams), so a run repeats
+exactly. The learner's constants were chosen on ``--seeds 21,22``: report figures on other seeds.
 
 Targets (issue 21): prior wrong +0.06 PGR or more; prior right no lower than -0.03; drift sent up
 within 200 questions of the kind, for every user, and no other kind's share moved by more than 0.10; exploration within explore_share +-1 point; p50 <= 0.2 ms and one
@@ -172,11 +176,12 @@ def make_router(*, learning: bool, knob: str, clock: list[float]) -> Router:
     return Router(parse_config(text, "bench-learning.yaml"), clients=clients, clock=lambda: clock[0])
 
 
-async def run_on(stream: list[Row]) -> tuple[list[str], list[bool]]:
+async def run_on(stream: list[Row], seed: int) -> tuple[list[str], list[bool]]:
     """Learning on: ask, reveal the chosen tier's outcome, feed it back. (tiers, explored) per question."""
     clock = [1_800_000_000.0]
     step = SPAN_DAYS * 86_400 / len(stream)
     tiers, explored = [], []
+    random.seed(seed)  # the explorer's phase: the same for every stream of a user, so runs repeat
     async with make_router(learning=True, knob="strong_share: 0.3", clock=clock) as r:
         for row in stream:
             clock[0] += step
@@ -188,15 +193,39 @@ async def run_on(stream: list[Row]) -> tuple[list[str], list[bool]]:
     return tiers, explored
 
 
-async def run_off(rows: list[Row], share: float) -> list[str]:
-    """Learning off, with the threshold that sends ``share`` of ``rows`` up (the same strong share)."""
-    config = make_router(learning=False, knob="threshold: 0.5", clock=[0.0]).config
-    scores = sorted((choose(r.prompt, "cot", config).score or 0.0 for r in rows), reverse=True)
-    up = round(share * len(rows))
-    threshold = 1.0 if up == 0 else max(0.0, scores[up - 1])
-    async with make_router(learning=False, knob=f"threshold: {threshold!r}", clock=[0.0]) as r:
-        answers = [await r.aask(row.prompt, model="auto", mode="cot") for row in rows]
-    return ["strong" if a.provider == "strong" else "fast" for a in answers]
+async def run_off(stream: list[Row], share: float) -> list[str]:
+    """Learning off: the same router on the same stream (its strong share kept by the same tracker of recent
+    scores), given the ``strong_share`` that sends ``share`` of the last half up. The tracker adapts the
+    threshold as the stream goes, so a fixed threshold would differ from the learning router in more than
+    learning. Tiers of the last half."""
+    half = len(stream) // 2
+    config = make_router(learning=False, knob="strong_share: 0.3", clock=[0.0]).config
+    scores = [choose(r.prompt, "cot", config).score or 0.0 for r in stream]
+    low, high = 0.0, 1.0
+    for _ in range(14):  # the share the tracker sends up grows with strong_share: bisect for the same share
+        wanted = (low + high) / 2
+        if _tracked_share(scores, wanted, config, half) < share:
+            low = wanted
+        else:
+            high = wanted
+    wanted = min(max((low + high) / 2, 0.001), 0.999)
+    async with make_router(learning=False, knob=f"strong_share: {wanted!r}", clock=[0.0]) as r:
+        answers = [await r.aask(row.prompt, model="auto", mode="cot") for row in stream]
+    return ["strong" if a.provider == "strong" else "fast" for a in answers[half:]]
+
+
+def _tracked_share(scores: list[float], wanted: float, config: object, half: int) -> float:
+    """The share of the last half a no-learning router with ``strong_share: wanted`` sends up (its own tracker)."""
+    from router.routing.difficulty import threshold_for_share
+    from router.routing.share import ShareTracker
+
+    tracker, up = ShareTracker(), 0
+    shipped = threshold_for_share(wanted)
+    for i, score in enumerate(scores):
+        threshold = tracker.threshold(wanted, shipped)
+        tracker.observe(score)
+        up += i >= half and score >= threshold
+    return up / (len(scores) - half)
 
 
 def pgr(rows: list[Row], tiers: list[str]) -> float:
@@ -306,7 +335,7 @@ def main(argv: list[str] | None = None) -> int:
     streams = [s for seed in seeds for s in users(rows, args.users, args.kinds, args.per_kind, seed)]
     print(f"{len(rows)} rows, {len({r.kind for r in rows})} kinds; seeds {seeds} x {args.users} users x {args.kinds} kinds x "
           f"<= {args.per_kind} questions; learning: explore_share {EXPLORE}, half_life_days 7, min_evidence 20")
-    print(f"{'user':>4} {'stream':<12} {'n':>5} {'share':>6} {'PGR off':>8} {'PGR on':>7} {'on-off':>7} {'oracle':>7}")
+    print(f"{'user':>4} {'stream':<12} {'n':>5} {'share':>6} {'off':>5} {'PGR off':>8} {'PGR on':>7} {'on-off':>7} {'oracle':>7}")
     gains: dict[str, list[float]] = {"prior right": [], "prior wrong": [], "drift": []}
     ok = True
     explore_windows: list[float] = []
@@ -316,13 +345,13 @@ def main(argv: list[str] | None = None) -> int:
         drifted, drift_kind = drift(base)
         runs: dict[str, list[str]] = {}
         for name, stream in (("prior right", base), ("prior wrong", prior_wrong(base)), ("drift", drifted)):
-            tiers, explored = asyncio.run(run_on(stream))
+            tiers, explored = asyncio.run(run_on(stream, u))
             runs[name] = tiers
             explore_windows += [sum(explored[i : i + 1000]) / 1000 for i in range(0, len(explored) - 999, 250)]
             half = len(stream) // 2
             last, last_tiers = stream[half:], tiers[half:]
             share = last_tiers.count("strong") / len(last)
-            off = asyncio.run(run_off(last, share))
+            off = asyncio.run(run_off(stream, share))
             on_pgr, off_pgr = pgr(last, last_tiers), pgr(last, off)
             gains[name].append(on_pgr - off_pgr)
             extra = ""
@@ -331,7 +360,7 @@ def main(argv: list[str] | None = None) -> int:
                 extra = f"  drift {drift_kind}: up after {sent_up} of its questions; other kinds moved <= {shift:.2f}"
                 drift_up.append(sent_up)
                 drift_shift.append(shift)
-            print(f"{u:>4} {name:<12} {len(stream):>5} {share:>6.2f} {off_pgr:>8.3f} {on_pgr:>7.3f} "
+            print(f"{u:>4} {name:<12} {len(stream):>5} {share:>6.3f} {off.count('strong') / len(off):>5.3f} {off_pgr:>8.3f} {on_pgr:>7.3f} "
                   f"{on_pgr - off_pgr:>+7.3f} {pgr(last, oracle(last, share)):>7.3f}{extra}", flush=True)
     print()
     for name, values in gains.items():

@@ -137,6 +137,17 @@ def test_learning_sends_a_kind_the_fast_tier_fails_up_and_leaves_others_alone() 
     assert other.provider == "cheap"
 
 
+def test_a_difference_the_evidence_does_not_show_leaves_the_prior_to_decide() -> None:
+    r = make_router()
+    for i, (coding, writing) in enumerate(zip(CODING[:30], WRITING[:30], strict=True)):
+        # the fast tier does a little worse on coding (0.6 against 0.7): too little, on 30 outcomes each, to tell
+        r.feedback(r.ask(coding, model="auto", mode="cot").id, 1.0 if i % 5 < 3 else 0.0)
+        r.feedback(r.ask(writing, model="auto", mode="cot").id, 1.0 if i % 10 < 7 else 0.0)
+    for question in (CODING[-1], WRITING[-1]):
+        after = r.ask(question, model="auto", mode="cot")
+        assert after.provider == "cheap" and "learned" not in after.route_reason, after.route_reason
+
+
 def test_explicit_requests_are_never_explored() -> None:
     r = make_router(CONFIG.replace("explore_share: 0.0", "explore_share: 0.5"))
     answers = [r.ask(f"question {i}", mode="cot", provider="cheap") for i in range(40)]

@@ -18,12 +18,22 @@ gained over the fast one on this deployment's own traffic than the prior expecte
   fast tier from looking better merely because it gets the easier questions of a kind. The
   mean adjustment of recent decisions is taken out: kinds trade the strong share, the share
   itself stays the user's ``strong_share``.
+* **Only what the evidence shows**: the adjustment is used only when it exceeds ``_GATE``
+  standard errors of itself (the sampling error of the two tiers' shrunk means, from their
+  outcome variance and decayed counts); otherwise the prior decides. A kind whose few outcomes disagree with each other, or whose
+  topic mixes kinds that gain differently, stays where the prior put it: on tables where the
+  prior is right, learning mostly leaves it alone, and where a weak tier fails a kind outright
+  the difference is many standard errors.
 * **Drift**: each cell also keeps recent means whose memory is counted in that cell's own
   outcomes (a running mean, then one over ``adapt_outcomes``: the step is fixed when deciding and
-  kept with the answer, so these are pure increments too). When a cell's recent residual leaves
-  its long-run one by more than ``_DRIFT_Z`` standard errors, the recent one decides for that
-  cell, on top of the centred adjustment (so the kinds that did not change keep theirs). It
-  stays while no new outcome comes: a kind sent up does not fall back for want of fast outcomes.
+  kept with the answer, so these are pure increments too). They are compared with the cell's
+  *older* outcomes (its long-run sums less what the recent means stand for), in the cell's own
+  means, not against the all-traffic line: a kind that changed moves that line, and every other
+  kind's residual with it. When they differ by more than ``_DRIFT_Z`` standard errors, the
+  recent mean decides for that cell, on top of the gated adjustment, and the outcomes of its
+  decisions stay out of the all-traffic line while it lasts (so the kinds that did not change
+  keep their reference). It stays while no new outcome comes: a kind sent up does not fall
+  back for want of fast outcomes.
 * **Exploration** sends ``explore_share`` of the automatic decisions to the other tier, taken
   among the decisions nearest the threshold (``Explorer``: the share holds to within two
   decisions over any window); explicit requests never reach the learner.
@@ -60,7 +70,12 @@ STATS_KEY = "learning:v1"
 _SHRINK = 6.0
 """Pseudo-outcomes each kind's residual is shrunk with (toward its task, the task toward 0)."""
 _DRIFT_Z = 3.0
-"""Standard errors by which a cell's recent outcomes must leave its long run before they decide for it."""
+"""Standard errors by which a cell's recent outcomes must leave its older ones before they decide for it."""
+_GATE = 2.5
+"""Standard errors a kind's learned adjustment must exceed to be used (below it, the prior decides). Chosen
+among 2, 2.5 and 3 on ``bench/learning.py --seeds 21,22``; its figures are reported on other seeds."""
+_VAR_FLOOR = 0.05
+"""The least outcome variance assumed (a tier that always fails a kind still has some doubt)."""
 _RIDGE = 1.0
 """Pull of the per-tier slope of outcome on difficulty toward 0 (in weight x score^2)."""
 _CENTRE_OVER = 500
@@ -94,6 +109,9 @@ class Decision:
     recent: tuple[tuple[float, float, float, float], ...] = ()
     """Per cell of ``kind``, this tier's recent means when deciding: (outcome, difficulty, weight, step); an
     outcome moves each by step x (its value - the mean): memory counted in that cell's own outcomes."""
+    drifting: bool = False
+    """The kind had drifted when deciding: the outcome counts for its cells, not for the all-traffic line (one kind
+    that changed must not move every other kind's reference)."""
 
 
 @dataclass(frozen=True)
@@ -112,6 +130,8 @@ class Advice:
     explorer: Explorer | None = field(default=None, compare=False, repr=False)
     recent: Mapping[str, tuple[tuple[float, float, float, float], ...]] = field(default_factory=dict)
     """Tier -> per cell (outcome, difficulty, weight, step) of the recent means: kept with the decision."""
+    drifting: bool = False
+    """This kind's recent outcomes left its long run: its outcomes stay out of the all-traffic line."""
 
     def note(self) -> str:
         """The piece of the route reason that says what learning did."""
@@ -125,7 +145,8 @@ class Advice:
 
     def decision(self, tier: str, score: float, explored: bool) -> Decision:
         a, b, offset = self.expected.get(tier, (0.0, 0.0, 0.0))
-        return Decision(self.kind, tier, "", score, explored, a + b * score + offset, self.recent.get(tier, ()))
+        return Decision(self.kind, tier, "", score, explored, a + b * score + offset, self.recent.get(tier, ()),
+                        self.drifting)
 
 
 @lru_cache(maxsize=16)
@@ -145,9 +166,10 @@ def outcome_increments(decision: Decision, score: float, weight: float) -> dict[
     """The sums one outcome adds (``weight`` negative withdraws it exactly)."""
     d, r, w, t = decision.score, score, weight, decision.tier
     out: dict[str, float] = {}
-    if t in ARMS:
+    if t in ARMS and not decision.drifting:
         out.update({f"*|{t}|n": w, f"*|{t}|d": w * d, f"*|{t}|dd": w * d * d, f"*|{t}|r": w * r,
                     f"*|{t}|rd": w * r * d})  # fmt: skip
+    if t in ARMS:
         for cell in decision.kind.cells:
             out.update({f"{cell}|{t}|n": w, f"{cell}|{t}|d": w * d, f"{cell}|{t}|r": w * r})
         for cell, (er, ed, eo, step) in zip(decision.kind.cells, decision.recent, strict=False):
@@ -174,7 +196,8 @@ class Explorer:
     def __init__(self, share: float, rng: random.Random | None = None) -> None:
         self._share = share
         self._lock = threading.Lock()
-        self._owed = (rng or random.Random()).random()  # a random phase, so processes do not explore in step
+        # a random phase, so processes do not explore in step (the module's generator: a bench can seed it)
+        self._owed = rng.random() if rng is not None else random.random()
         self._recent: deque[float] = deque(maxlen=240)
         self._near = math.inf
         self._count = 0
@@ -264,8 +287,9 @@ class Learner:
             return Advice(kind, explorer=self._explorer)
         self._warned = False
         stats = dict(zip(fields, values, strict=True))
-        delta, evidence, expected, recent = self._delta(kind, stats)
-        return Advice(kind, delta, evidence, self._prefer(kind, models, stats), expected, self._explorer, recent)
+        delta, evidence, expected, recent, drifting = self._delta(kind, stats)
+        return Advice(kind, delta, evidence, self._prefer(kind, models, stats), expected, self._explorer, recent,
+                      drifting)
 
     def _fields(self, kind: Kind, models: Sequence[tuple[str, str]]) -> list[str]:
         """The fields one decision reads (cached: a few per task type and tier set)."""
@@ -285,9 +309,10 @@ class Learner:
             log.warning("routing.learning: %s; routing by the prior (difficulty alone) until it is back", why)
 
     def _delta(self, kind: Kind, stats: Mapping[str, float]) -> tuple[float, int, dict[str, tuple[float, float, float]],
-                                                                    dict[str, tuple[tuple[float, float, float, float], ...]]]:
+                                                                    dict[str, tuple[tuple[float, float, float, float], ...]], bool]:
         line = {t: _line(stats, t) for t in ARMS}
         residual: dict[str, float] = dict.fromkeys(ARMS, 0.0)
+        spread: dict[str, float] = dict.fromkeys(ARMS, 0.25 / _SHRINK)  # no cell with evidence: the prior's doubt
         changed: dict[str, float] = dict.fromkeys(ARMS, 0.0)
         floor = 1.0 / self.settings.adapt_outcomes
         recent = {t: tuple(_recent_state(stats, cell, t, floor) for cell in kind.cells) for t in ARMS}
@@ -299,32 +324,42 @@ class Learner:
                 break
             for t in ARMS:
                 a, b = line[t]
-                off = stats[f"{cell}|{t}|r"] - a * counts[t] - b * stats[f"{cell}|{t}|d"]
+                n, sr, sd = counts[t], stats[f"{cell}|{t}|r"], stats[f"{cell}|{t}|d"]
+                off = sr - a * n - b * sd
                 parent = residual[t]
-                residual[t] = (off + _SHRINK * parent) / (counts[t] + _SHRINK)
-                # drift: the cell's recent outcomes (memory counted in its own outcomes) against its long run
-                er, ed, eo, _ = recent[t][index]
-                if eo > 0.5:
-                    now = (er - a * eo - b * ed) + (1.0 - eo) * parent
-                    seen = min(counts[t], 2.0 * self.settings.adapt_outcomes)
-                    if abs(now - residual[t]) > _DRIFT_Z * math.sqrt(0.25 / seen):
-                        changed[t] = now - residual[t]
-                    else:
-                        changed[t] = 0.0
+                residual[t] = (off + _SHRINK * parent) / (n + _SHRINK)
+                m = sr / n if n > 1e-9 else 0.5
+                # the sampling variance of that shrunk mean (a tier without outcomes here adds no doubt: it is the prior)
+                spread[t] = max(_VAR_FLOOR, min(0.25, m * (1.0 - m))) * max(n, 0.0) / (n + _SHRINK) ** 2
+                # drift: the cell's recent mean (memory counted in its own outcomes) against its older outcomes,
+                # in its own means (not the all-traffic line, which a kind that changed moves for every kind)
+                er, ed, eo, step = recent[t][index]
+                changed[t] = 0.0
+                c = min(1.0 / step, 0.5 * n) if eo > 0.5 else 0.0  # outcomes the recent means stand for
+                if c > 2.0:
+                    rm, rd = er / eo, ed / eo
+                    older = n - c
+                    om, od = (sr - c * rm) / older, (sd - c * rd) / older
+                    var = max(_VAR_FLOOR, min(0.25, m * (1.0 - m)))
+                    if abs((rm - om) - b * (rd - od)) > _DRIFT_Z * math.sqrt(var * (1.0 / c + 1.0 / older)):
+                        changed[t] = (rm - m) - b * (rd - sd / n)
             used = sum(counts.values())
         if kind.vector and _STEP:
             for t in ARMS:
                 weights = map(stats.__getitem__, _vector_fields(t, len(kind.vector)))
                 residual[t] += sum(map(operator.mul, weights, kind.vector))
         expected = {t: (line[t][0], line[t][1], residual[t] + changed[t]) for t in ARMS}
+        drifting = bool(changed["strong"] or changed["fast"])
         if total < self.settings.min_evidence:
-            return 0.0, 0, expected, recent
+            return 0.0, 0, expected, recent, drifting
         cap = self.settings.max_adjustment
         raw = residual["strong"] - residual["fast"]
         raw -= self._centre(raw)
+        if abs(raw) <= _GATE * math.sqrt(spread["strong"] + spread["fast"]):
+            raw = 0.0  # not shown by the evidence: the prior decides
         # a kind whose recent outcomes left its long run moves on its own: the others keep theirs
         raw += changed["strong"] - changed["fast"]
-        return max(-cap, min(cap, raw)), round(used), expected, recent
+        return max(-cap, min(cap, raw)), round(used), expected, recent, drifting
 
     def _centre(self, raw: float) -> float:
         """The mean raw adjustment of recent decisions: learning moves questions between kinds, it does not

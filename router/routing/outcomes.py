@@ -215,7 +215,7 @@ def _note(caller: str, decision: Decision | None, at: float, counted: Counted, w
     if decision is not None:
         record.update({"task": decision.kind.task, "cells": list(decision.kind.cells), "t": decision.tier,
                        "m": decision.model, "d": decision.score, "x": decision.explored, "b": decision.base,
-                       "rc": [list(cell) for cell in decision.recent],
+                       "rc": [list(cell) for cell in decision.recent], "dr": decision.drifting,
                        "v": [round(v, 5) for v in decision.kind.vector]})
     return json.dumps(record, ensure_ascii=False)
 
@@ -236,7 +236,7 @@ def _decision(record: Mapping[str, Any]) -> Decision | None:
     kind = Kind(str(record["task"]), tuple(str(c) for c in record["cells"]), tuple(float(v) for v in record.get("v", ())))
     recent = tuple((float(r), float(d), float(o), float(s)) for r, d, o, s in record.get("rc", ()))
     return Decision(kind, str(record["t"]), str(record["m"]), float(record["d"]), bool(record.get("x")),
-                    float(record.get("b", 0.0)), recent)
+                    float(record.get("b", 0.0)), recent, bool(record.get("dr")))
 
 
 __all__ = ["LIBRARY_CALLER", "Counted", "OutcomeBook", "check_score", "conversation_key", "implicit_outcome", "signals"]
