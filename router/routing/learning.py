@@ -20,10 +20,10 @@ gained over the fast one on this deployment's own traffic than the prior expecte
   itself stays the user's ``strong_share``.
 * **Only what the evidence shows**: the adjustment is used only when it exceeds ``_GATE``
   standard errors of itself (the sampling error of the two tiers' shrunk means, from their
-  outcome variance and decayed counts); otherwise the prior decides. A kind whose few outcomes disagree with each other, or whose
-  topic mixes kinds that gain differently, stays where the prior put it: on tables where the
-  prior is right, learning mostly leaves it alone, and where a weak tier fails a kind outright
-  the difference is many standard errors.
+  outcome variance and decayed counts); otherwise the prior decides. A kind whose few outcomes
+  disagree with each other, or whose topic mixes kinds that gain differently, stays where the
+  prior put it: on tables where the prior is right, learning mostly leaves it alone, and where
+  a weak tier fails a kind outright the difference is many standard errors.
 * **Drift**: each cell also keeps recent means whose memory is counted in that cell's own
   outcomes (a running mean, then one over ``adapt_outcomes``: the step is fixed when deciding and
   kept with the answer, so these are pure increments too). They are compared with the cell's
