@@ -30,6 +30,15 @@ NOT_ON_THE_MOCK_PATH = (
 )
 
 
+def _run_clean(code: str) -> str:
+    """Run code in a new interpreter with no provider key and no ROUTER_ setting from this machine; its stdout."""
+    env = {k: v for k, v in os.environ.items() if not k.endswith("_API_KEY") and not k.startswith("ROUTER_")}
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO, env=env,
+                            check=False, timeout=60)
+    assert result.returncode == 0, result.stderr
+    return result.stdout
+
+
 def _modules_after(question: str) -> tuple[str, set[str]]:
     code = (
         "import io, sys\n"
@@ -40,11 +49,7 @@ def _modules_after(question: str) -> tuple[str, set[str]]:
         "print(err.getvalue().replace('\\n', ' | '))\n"
         "print(' '.join(sorted(sys.modules)))\n"
     )
-    env = {k: v for k, v in os.environ.items() if not k.endswith("_API_KEY") and not k.startswith("ROUTER_")}
-    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO, env=env,
-                            check=False, timeout=60)
-    assert result.returncode == 0, result.stderr
-    stderr_line, modules = result.stdout.strip().split("\n")[-2:]
+    stderr_line, modules = _run_clean(code).strip().split("\n")[-2:]
     return stderr_line, set(modules.split())
 
 
@@ -104,11 +109,7 @@ def test_collection_resumes_before_the_answer_and_start_up_is_frozen_once() -> N
         "    seen.append((gc.isenabled(), gc.get_freeze_count()))\n"
         "print(repr(seen))\n"
     )
-    env = {k: v for k, v in os.environ.items() if not k.endswith("_API_KEY") and not k.startswith("ROUTER_")}
-    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO, env=env,
-                            check=False, timeout=60)
-    assert result.returncode == 0, result.stderr
-    (first_on, first_frozen), (second_on, second_frozen) = ast.literal_eval(result.stdout.strip().splitlines()[-1])
+    (first_on, first_frozen), (second_on, second_frozen) = ast.literal_eval(_run_clean(code).strip().splitlines()[-1])
     assert first_on and second_on
     assert first_frozen > 10_000  # the modules, classes and config of start-up
     assert second_frozen <= first_frozen  # a second call in one process freezes nothing more (some frozen objects die)
