@@ -15,7 +15,7 @@ import math
 from functools import lru_cache
 from typing import Any
 
-from router.lazyre import LazyPattern
+from router.understanding.language import WORD_OR_HAN
 
 _MODEL_FILE = "task_fallback.json"
 ENABLED = True
@@ -23,14 +23,13 @@ ENABLED = True
 WEAK = 1.5
 """The model speaks only when no cue family scored more than this (one weak family, or none)."""
 MIN_PROBABILITY = 0.5
-_TOKEN = LazyPattern(r"[a-z]+|[\u3400-\u9fff]", ascii=r"[a-z]+")
 _READ_CHARS = 300
 """The request sits at the start of a question; the model reads as much as its training rows had."""
 
 
 def features(text: str) -> set[str]:
     """Lower-cased English words and word pairs, Chinese characters and character pairs."""
-    tokens = _TOKEN.findall(text.lower()[:_READ_CHARS])
+    tokens = WORD_OR_HAN.findall(text.lower()[:_READ_CHARS])
     out: set[str] = set()
     previous = "^"
     for token in tokens:

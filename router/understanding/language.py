@@ -16,6 +16,9 @@ _HANGUL = LazyPattern(r"[\uac00-\ud7af]", ascii="")
 _CYRILLIC = re.compile(r"[\u0400-\u04ff]")
 _LATIN_WORD = re.compile(r"[A-Za-z]+")
 
+WORD_OR_HAN = LazyPattern(r"[a-z]+|[\u3400-\u9fff]", ascii=r"[a-z]+")
+"""A lower-cased text's Latin words and single Han characters: the units the hashed vector and the word
+fallback both read (Chinese has no spaces, so a character, or a pair of them, stands for a word)."""
 
 def detect_language(text: str) -> str:
     """ISO 639-1 code of the script that dominates: zh, ja, ko, ru, else en for Latin text."""
@@ -43,4 +46,4 @@ def script_language(text: str, has_cjk: bool) -> str:
     return "en"
 
 
-__all__ = ["CJK", "detect_language", "script_language"]
+__all__ = ["CJK", "WORD_OR_HAN", "detect_language", "script_language"]

@@ -9,10 +9,9 @@ from __future__ import annotations
 import math
 import zlib
 
-from router.lazyre import LazyPattern
+from router.understanding.language import WORD_OR_HAN
 from router.understanding.types import TASK_TYPES, VECTOR_DIMENSION
 
-_SKETCH_TOKEN = LazyPattern(r"[a-z]+|[\u3400-\u9fff]", ascii=r"[a-z]+")
 _SKETCH = VECTOR_DIMENSION - len(TASK_TYPES) - 9
 _SLOTS: dict[str, int] = {}
 """Word -> its sketch slot and sign (crc32 is the same in every process, unlike ``hash``); bounded."""
@@ -28,7 +27,7 @@ def question_vector(
     head += [1.0 if flag in constraints else 0.0 for flag in _FLAGS]
     head += [1.0 if has_cjk else 0.0, min(1.0, math.log1p(len(low)) / 8.0), min(1.0, numbers / 10.0)]
     sketch = [0.0] * _SKETCH
-    tokens = _SKETCH_TOKEN.findall(low[:400])
+    tokens = WORD_OR_HAN.findall(low[:400])
     if has_cjk:
         # Latin words alone; CJK characters in pairs (Chinese words are mostly two characters).
         last = len(tokens) - 1
