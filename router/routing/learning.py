@@ -329,8 +329,9 @@ class Learner:
                 parent = residual[t]
                 residual[t] = (off + _SHRINK * parent) / (n + _SHRINK)
                 m = sr / n if n > 1e-9 else 0.5
+                var = max(_VAR_FLOOR, min(0.25, m * (1.0 - m)))  # the outcome variance in this cell
                 # the sampling variance of that shrunk mean (a tier without outcomes here adds no doubt: it is the prior)
-                spread[t] = max(_VAR_FLOOR, min(0.25, m * (1.0 - m))) * max(n, 0.0) / (n + _SHRINK) ** 2
+                spread[t] = var * max(n, 0.0) / (n + _SHRINK) ** 2
                 # drift: the cell's recent mean (memory counted in its own outcomes) against its older outcomes,
                 # in its own means (not the all-traffic line, which a kind that changed moves for every kind)
                 er, ed, eo, step = recent[t][index]
@@ -340,7 +341,6 @@ class Learner:
                     rm, rd = er / eo, ed / eo
                     older = n - c
                     om, od = (sr - c * rm) / older, (sd - c * rd) / older
-                    var = max(_VAR_FLOOR, min(0.25, m * (1.0 - m)))
                     if abs((rm - om) - b * (rd - od)) > _DRIFT_Z * math.sqrt(var * (1.0 / c + 1.0 / older)):
                         changed[t] = (rm - m) - b * (rd - sd / n)
             used = sum(counts.values())
