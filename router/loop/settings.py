@@ -27,7 +27,7 @@ def loop_settings(base: LoopSettings | None = None, **overrides: Any) -> LoopSet
     except ValidationError as exc:
         first = exc.errors()[0]
         where = ".".join(str(p) for p in first["loc"])
-        raise UsageError(f"invalid loop setting {where}: {first['msg']} (got {first.get('input')!r})") from None
+        raise UsageError(f"invalid loop setting {where}: {first['msg']} (got {first.get('input')!r})") from exc
 
 
 __all__ = ["loop_settings"]
