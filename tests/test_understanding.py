@@ -415,3 +415,44 @@ def test_the_reading_is_the_same_in_every_process_whatever_its_hash_seed() -> No
         )
         readings.add(done.stdout)
     assert len(readings) == 1, readings
+
+
+@pytest.mark.parametrize(
+    ("question", "task"),
+    [
+        # everyday know-how is knowledge, however much "how do I ..." is worded like a coding question
+        ("How do I unclog a kitchen sink without chemicals?", "knowledge"),
+        ("How do I stop my garden tools from getting rust on them?", "knowledge"),
+        ("How do I ask for a raise without sounding greedy?", "knowledge"),
+        ("Which river flows through Budapest?", "knowledge"),
+        ("What is blockchain, in layman's terms?", "knowledge"),
+        # a physical law is science, an ethical question about lying is humanities
+        ("Explain the first law of thermodynamics with an everyday example.", "knowledge"),
+        ("How would a utilitarian weigh lying to spare someone's feelings?", "humanities"),
+        # a puzzle's premises name things; the puzzle is still reasoning
+        ("If every planet has a core and some planets have rings, do all planets with rings have a core? Explain.",
+         "reasoning"),
+        ("A ferryman has to take a fox, a hen and a sack of grain over a lake one at a time; the fox can't be left "
+         "alone with the hen, nor the hen with the grain. How does he do it?", "reasoning"),
+        ("With a 4-minute and a 7-minute sand timer, how can you time exactly 9 minutes?", "reasoning"),
+        # labelling a given text is extraction; reworking code is code; telling a story is writing
+        ("Read this support ticket and tag it with a priority and a department: 'The payment page shows a blank "
+         "screen since this morning.'", "extraction"),
+        ("Turn this for loop into a map() call: for item in rows: out.append(item.strip())", "coding"),
+        ("Write a function in Rust that parses one CSV line into fields.", "coding"),
+        ("Tell me a short story about a robot who learns to paint.", "writing"),
+        ("Simplify this for my grandmother: 'Mitochondria generate ATP through oxidative phosphorylation.'",
+         "translation"),
+        ("Simplify (x^2 - 9)/(x - 3).", "maths"),
+        ("A lamp sells for $56 after a 30% markdown. What was its price before the discount?", "maths"),
+    ],
+)
+def test_open_ended_prompts_are_read_by_their_kind_of_work(question: str, task: str) -> None:
+    assert understand(question).task == task
+
+
+def test_justify_your_answer_asks_for_reasons_not_a_proof() -> None:
+    u = understand("Some dogs are brown and all brown animals blend in with mud. Do all dogs blend in with mud? "
+                   "Justify your answer.")
+    assert u.task == "reasoning"
+    assert "proof" not in u.constraints

@@ -76,6 +76,9 @@ _MATERIAL_OPS = frozenset({"extraction request", "operation on items"})
 _GREETING_WORDS = 12
 """A greeting or thanks opens a message: only the first words are read for one."""
 _PUZZLE = frozenset({"constraint puzzle", "deduction", "logic puzzle"})
+_PREMISES = frozenset({"constraint puzzle", "deduction"})
+"""Families whose match says the text is a puzzle's premises ("logic puzzle" has words such as "logic" that
+name a subject too)."""
 _MATERIAL_ONLY = frozenset({"operation on items", "exact finance", "summarise verb"})
 _SUMMARY_OBJECTS = ("this", "these", "the following", "below", "above", "my ", "our ", "that ", "the text", "the article",
                     "这段", "这篇", "以下", "下面", "上面", "这个", "这些", "文章", "全文", "内容", "：", ":")
@@ -111,6 +114,13 @@ _CURRENT_CHARS = 120
 _RIDDLE_CHARS = 160
 """A rate riddle is one short sentence; a long word problem repeats its numbers for other reasons."""
 _TALK = frozenset({"feelings", "greeting/thanks", "personal advice"})
+_TECHNICAL = frozenset({"go", "web", "webpage", "website", "site", "page", "pages", "app", "apps", "browser", "server",
+                        "file", "files", "folder", "button", "error", "install", "program", "script", "data", "thread",
+                        "process", "function", "variable", "string", "array", "query", "table", "column", "login",
+                        "password", "email", "laptop", "computer", "phone", "windows", "mac", "ios", "android", "wifi",
+                        "network", "router", "printer", "keyboard", "screen", "software", "update", "version", "race"})
+"""Words of a technical object: code needs one, so a how-to about a carpet or a wedding is no coding
+question however much its wording looks like one ("how do I ..." opens most coding questions)."""
 _FIRST_PERSON = frozenset({"i", "i'm", "im", "i've", "i'd", "my", "me", "mine", "we", "our", "us"})
 
 
@@ -162,6 +172,10 @@ def _understand(text: str) -> Understanding:
             names.add(family.name)
             evidence.append((family.task, f"{family.name} '{matched.strip()[:40]}'", family.weight))
 
+    if not names.isdisjoint(_PREMISES):
+        # "if all metals conduct heat ...": a syllogism's or a puzzle's nouns are its premises, not its topic
+        scores["knowledge"] = min(scores["knowledge"], 1.2)
+        scores["humanities"] = min(scores["humanities"], 1.2)
     if "personal advice" in names and present.isdisjoint(_FIRST_PERSON) and "我" not in low:
         # "is it safe to eat eggs past the date": a question about the world, nobody's own situation
         weight = c.families[c.advice_family].weight
@@ -279,7 +293,8 @@ def _understand(text: str) -> Understanding:
             constraints.add("exact_figure")
             scores["maths"] += 3.6
             evidence.append(("maths", f"exact figure: {exact}", 3.6))
-        elif quantities >= 2 and ("quantity question" in signals or ("calculate" in signals and "narrative" in signals)):
+        elif quantities >= 2 and ("quantity question" in signals or (
+                "calculate" in signals and "narrative" in signals and _PUZZLE.isdisjoint(names))):
             # A word problem asks for a quantity; "how much should I save" asks for advice.
             weight = 1.0 if "advice modal" in signals else 2.6
             if "narrative" in signals:
@@ -392,13 +407,16 @@ def _understand(text: str) -> Understanding:
 
 def _fits(task: str, low: str, present: set[str], signals: dict[str, str], material: bool, live: bool) -> bool:
     """Whether the fallback's task has what that kind of work needs: an extraction a text to work on, a
-    schedule entry a time, a look-up a question that is no "why" (a why asks for a reason)."""
+    schedule entry a time, a look-up a question that is no "why" (a why asks for a reason), code a
+    technical object (Chinese is left to the model: its words are characters, not in ``_TECHNICAL``)."""
     if task == "extraction":
         return material
     if task == "schedule":
         return "time word" in signals or any(ch.isdigit() for ch in low)
     if task == "live_data":
         return "why" not in present and "为什么" not in low and "为啥" not in low and live
+    if task == "coding":
+        return not present.isdisjoint(_TECHNICAL) or any("\u3400" <= ch for ch in low)
     return True
 
 

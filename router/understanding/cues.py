@@ -53,14 +53,15 @@ FAMILIES: tuple[tuple[str, str, float, str, str, str], ...] = (
      "改写|重写|改成|润色|改得|改一下|修改一下这|换个说法|换种说法|委婉|更礼貌|更正式|正式一点|口语化|书面语|换个语气|改语气|"
      "缩写成|缩写一下|缩写这|缩写下面|缩写以下|缩短|改病句|修改病句|语病|错别字|纠正语法|语法错误",
      r"\bmake (?:this|it|that|these|my \w+)(?: (?:email|message|text|sentence|paragraph|note|reply|post|letter))? "
-     r"(?:sound )?(?:more|less|a bit|a little|slightly|way)\b"),
+     r"(?:sound )?(?:more|less|a bit|a little|slightly|way)\b|"
+     r"\bsimplify (?:this|it|that|the following)(?: [a-z]+)? for (?:a |an |my |the |kids|children|beginners|someone|readers|non-|\d)"),
     ("translation", "summarise verb", 3.8,
      "summarize|summarise|summarized|summarised|sum up|condense|tl dr|tldr|give me the gist|key points of|"
      "give me a summary|quick summary|short summary|the short version",
      "概括|摘要|总结一下|总结下|总结这|总结以下|总结下面|归纳一下|精简一下|提炼|要点", ""),
     # --- coding --------------------------------------------------------------------------------
     ("coding", "programming vocabulary", 3.2,
-     "python|javascript|typescript|java|golang|rust|c++|c#|kotlin|swift|php|ruby|scala|haskell|bash|shell script|"
+     "python|javascript|typescript|java|golang|in rust|rust code|using rust|rust function|rust program|rust crate|rust library|rust struct|rust trait|rust macro|rust project|rustc|borrow checker|c++|c#|kotlin|swift|php|ruby|scala|haskell|bash|shell script|"
      "sql|mysql|postgres|postgresql|sqlite|regex|regular expression|html|css|react|vue|angular|django|flask|node|"
      "node.js|npm|pip|docker|kubernetes|k8s|git|github|api|endpoint|json schema|compile|compiler|runtime|debug|"
      "debugging|bug|stack trace|traceback|exception|segfault|null pointer|recursion|algorithm|data structure|"
@@ -70,7 +71,7 @@ FAMILIES: tuple[tuple[str, str, float, str, str, str], ...] = (
      "a program|the program|that program|this program|write a program|little program|small program|simple program|"
      "database|databases|database schema|create table|stored procedure|sql query|write a query|a query that|"
      "perl|lua|matlab|dart|elixir|erlang|fortran|cobol|assembly language|verilog|vhdl|powershell|groovy|clojure|"
-     "ocaml|objective-c|solidity|fizzbuzz|in c|vim|emacs|linux|unix|terminal|command line|cli|gpu|cuda|pandas|numpy|"
+     "ocaml|objective-c|solidity|fizzbuzz|for loop|while loop|this loop|the loop|infinite loop|list comprehension|in c|vim|emacs|linux|unix|terminal|command line|cli|gpu|cuda|pandas|numpy|"
      "dataframe|groupby|pyspark|spark|pytorch|tensorflow|jupyter|sklearn|scikit-learn|matplotlib|pyplot|jquery|"
      "next.js|nextjs|webpack|graphql|redis|kafka|nginx|terraform|ansible|cors|localhost|oauth|jwt|websocket|vue3|"
      "vue2|python3|es6|html5|css3|cron|crontab|cronjob|cron job|cron expression|datetime|strftime|strptime|unix timestamp|"
@@ -80,14 +81,14 @@ FAMILIES: tuple[tuple[str, str, float, str, str, str], ...] = (
      "代码|编程|程序|脚本|接口|报错|编译|调试|算法|数据结构|链表|二叉树|数组|哈希|递归|并发|线程|前端|后端|数据库|正则|"
      "爬虫|单元测试|重构|部署|类型错误|内存泄漏|缓存|c语言|闭包|回调函数|协程|面向对象|多态|依赖注入|中间件|指针|懒加载|二分查找|二分法|快速排序|冒泡排序|动态规划|深度优先|广度优先|哈希表|写一个函数|写个函数|实现一个函数|字符串|编写|定时任务|时间戳|"
      "go语言|用go|go写|go里|js里|js中|用js|ts里|用ts", ""),
-    ("coding", "implement", 1.8, "implement|implementing|implementation|from scratch|optimized|optimise|optimize", "实现", ""),
+    ("coding", "implement", 1.8, "implement|implementing|implementation|optimized|optimise|optimize", "实现", ""),
     ("coding", "code marks", 3.0, "", "",
      r"```|`[^`\n]{2,60}`|def \w+\(|print\(|console\.log|=>|\w\(\)|import \w+|#include|select .{1,80} from |"
      r"</?[a-z]+>|[a-z]error\b|[a-z]exception\b|\{\s*$|;\s*$|[a-z_]\.[a-z_]+\(|\s--[a-z]"),
     # --- maths -----------------------------------------------------------------------------------
     ("maths", "proof verb", 3.2,
      "prove|proof|show that|demonstrate that|derive|derivation|theorem|lemma|corollary|by induction|"
-     "justify your|rational|irrational",
+     "rational|irrational",
      "证明|求证|推导|数学归纳|无理数|有理数", ""),
     ("maths", "solve/equation", 2.4,
      "solve|solving|equation|equations|the inequality|inequalities|simplify|factorise|factorize|find x|find y|find the value|"
@@ -109,7 +110,8 @@ FAMILIES: tuple[tuple[str, str, float, str, str, str], ...] = (
      "expected number|expected value|variance|standard deviation|a negative times|times a negative|"
      "negative numbers|negative number|math|maths|mathematics|how many ways|in how many ways|number of ways|permutation|permutations|combination|"
      "combinations|combinatorics|arrangements|euclidean algorithm|divisor|divisors|multiple of|subset|subsets|power set|"
-     "diagonal|diagonals|polygon|polygons|pentagon|hexagon|octagon",
+     "diagonal|diagonals|polygon|polygons|pentagon|hexagon|octagon|original price|the original cost|sale price|"
+     "discounted price|before the discount|after the discount|after a discount",
      "概率|几率|面积|周长|体积|三角形|分数|比例|平均|数列|等差|等比|角度|速度|路程|利息|百分之|相遇|追上|浓度|鸡兔|"
      "半径|直径|圆周|数学|几何|代数|内角和|多少种|排列|组合数|排法|种方法|种不同", ""),
     ("maths", "exact finance", 1.4,
@@ -120,7 +122,7 @@ FAMILIES: tuple[tuple[str, str, float, str, str, str], ...] = (
      "复利|利滚利|等额本息|等额本金|月供|房贷|车贷|贷款|年化|利率|本息|现值|终值|每月还|每个月还", ""),
     # --- multi-step reasoning --------------------------------------------------------------------
     ("reasoning", "logic puzzle", 3.0,
-     "puzzle|riddle|brain teaser|brainteaser|logic|logical|lying|liar|liars|tells the truth|tell the truth|"
+     "puzzle|riddle|brain teaser|brainteaser|logic|logical|liar|liars|tells the truth|tell the truth|"
      "truth-teller|paradox|syllogism|definitely|necessarily true|must be true|deduce|infer|trick question|"
      "who is right|who is in the|find the pattern|what's the pattern|what is the pattern|next number|next term|comes next|missing number|next in the sequence|"
      "which direction|which way am i|am i facing|are you facing|am i now facing",
@@ -138,7 +140,8 @@ FAMILIES: tuple[tuple[str, str, float, str, str, str], ...] = (
      "contradiction|self-referential|self-contradictory|logically|argue your answer|is there any way|only one visit|"
      "one visit|in only one|not next to|is next to|sits next to|in the middle|right end|left end|where can|who sits|"
      "related to|how is a related|family relation|how is that possible|how is this possible|how can that be|"
-     "how could that be|round robin|round-robin|every other team|must be false|cannot be true|could be true",
+     "how could that be|round robin|round-robin|every other team|must be false|cannot be true|could be true|"
+     "left alone with|be left alone|crossings|get everything across|get them all across|get all of them across",
      "只有一人|只有一个人|只有一句|只有一个是|只能进入|只能称|只能问|各不相同|互不相同|从前往后|从后往前|从左往右|"
      "从右往左|排在第|紧挨着|坐在中间|循环赛|各是什么|分别是什么|各是哪|各是谁|分别是谁|怎么计时|如何计时|怎样计时|"
      "这个推理|推理出|推理哪里|的推理|推理题|情景推理|请推理|推理一下|逻辑题|自相矛盾|是真是假|都是假的|都是真的|"
@@ -159,11 +162,12 @@ FAMILIES: tuple[tuple[str, str, float, str, str, str], ...] = (
      "能否推出|能推出|可以推出|推出什么|得出什么结论|可以得出|能得出|前提|三段论",
      r"\b(?:all|no|some) (?:\w+ )?\w+s are \w+.{0,60}\b(?:all|no|some) (?:\w+ )?\w+s are\b|"
      r"\b(?:every|all|no) \w+(?: \w+){0,8} (?:who|that|which) .{0,80}\b(?:does not|doesn't|is not|isn't|cannot|can't|never)\b|"
-     r"\b(?:all|no|some|every) \w+ (?:can|are|is|do|have|must)\b.{0,80}\b(?:all|no|some|every) \w+ (?:can|are|is|do|have|must)\b|所有的?.{1,6}都.{1,20}(?:那么|是否|是不是|吗)"),
+     r"\b(?:all|no|some|every) \w+ (?:can|are|is|do|have|must)\b.{0,80}\b(?:all|no|some|every) \w+ (?:can|are|is|do|have|must)\b|"
+     r"\b(?:all|no|some|every) \w+(?: \w+)? (?:are|is|can|do|have|must)\b.{0,80}\b(?:do|does|are|is|can|must) (?:all|every|some|any|no) \w+|所有的?.{1,6}都.{1,20}(?:那么|是否|是不是|吗)"),
     ("reasoning", "step by step", 1.6,
      "step by step|step-by-step|each step|show your work|show the work|think through|walk me through|reason through|"
      "explain the reasoning|explain your reasoning|your reasoning|think it through|think carefully|be careful|"
-     "reason carefully|reason it out",
+     "reason carefully|reason it out|justify your answer|justify your reasoning|justify your choice",
      "一步步|一步一步|逐步|分步|写出过程|解题过程|详细过程|推理过程", ""),
     ("reasoning", "quantity comparison", 2.2, "which number", "",
      r"which is (?:heavier|lighter|larger|bigger|greater|smaller|longer|shorter|faster|slower|older|higher|lower|"
@@ -183,7 +187,7 @@ FAMILIES: tuple[tuple[str, str, float, str, str, str], ...] = (
      r"\b(?:make|create|build|give me|put together) (?:me )?(?:a |an )?(?:json|csv|yaml|table|spreadsheet)\b(?! schema)"
      r"[^:：\n]{0,60}[:：]"),
     ("extraction", "operation on items", 1.6,
-     "classify|categorize|categorise|label each|tag each|rate each|score each|sort these|sort the following|"
+     "classify|categorize|categorise|label each|tag each|tag it|tag this|tag the|label it|label this|annotate|rate each|score each|sort these|sort the following|"
      "group these|identify the|identify all|identify every|identify each|list every|list all|find every|find all|"
      "name every|name all|pick out|for each of|each of these|return a list|in json|as json|as a table|as yaml|"
      "mentioned in|people mentioned|person mentioned|places mentioned|dates mentioned|names mentioned|"
@@ -201,10 +205,11 @@ FAMILIES: tuple[tuple[str, str, float, str, str, str], ...] = (
     # --- writing ---------------------------------------------------------------------------------
     ("writing", "compose a piece", 3.6, "", "七言|五言|绝句|律诗|藏头诗|对联",
      r"\b(?:write|compose|draft|create|give me|make up|come up with|pen|craft|generate|produce|prepare|invent|"
-     r"need|want|help me with|help me write|put together|whip up|dash off)(?: me)?(?: up)? (?:a |an |the |some |my |"
+     r"need|want|help me with|help me write|put together|whip up|dash off|brainstorm|suggest|think up|think of)"
+     r"(?: me)?(?: up)? (?:a |an |the |some |my |"
      r"\d+ |two |three |four |five |short |long |funny |catchy )?(?:[\w-]+ ){0,3}"
      r"(?:poem|poems|haiku|sonnet|limerick|story|stories|tale|essay|letter|email|e-mail|speech|toast|"
-     r"slogan|slogans|tagline|caption|captions|lyrics|song|screenplay|skit|novel|chapter|blog|post|tweet|article|"
+     r"slogan|slogans|tagline|taglines|caption|captions|lyrics|song|screenplay|skit|novel|chapter|blog|post|tweet|article|"
      r"cover letter|resume|bio|eulogy|invitation|ad|advert|description|review|joke|jokes|rap|dialogue|"
      r"fable|fairy tale|monologue|announcement|newsletter|press release|pitch|vows|obituary|note|message|"
      r"greeting|wishes|ode|ballad|verse|rhyme|names|name ideas|title|titles|motto|blurb|proposal|speech|"
@@ -217,7 +222,9 @@ FAMILIES: tuple[tuple[str, str, float, str, str, str], ...] = (
      r"的话|段话|介绍|感言|寄语|留言|贺卡|读后感|观后感|文字|记叙文|议论文|说明文|邀请函|请柬|通知|倡议书|申请书|"
      r"检讨书|感谢信|推荐信|求职信)|写(?:一|两|几)?[篇首封]|"
      r"想.{0,10}(?:口号|标语|名字|标题|广告语|文案|宣传语)|(?:以|用)[“\"《].{1,20}[”\"》]为题|创作|撰写|起草|描写|"
-     r"(?:起|取)(?:个|一个|几个|[\d一二三四五六七八九十]+个)?.{0,10}(?:名字|店名|名称|标题|书名|网名|昵称)|取名|命名"),
+     r"(?:起|取)(?:个|一个|几个|[\d一二三四五六七八九十]+个)?.{0,10}(?:名字|店名|名称|标题|书名|网名|昵称)|取名|命名|"
+     r"\btell (?:me |us )?(?:a |an |some |another |\d+ |two |three |funny |short |bedtime |scary )(?:[\w-]+ ){0,2}"
+     r"(?:joke|jokes|story|stories|tale|tales|pun|puns|poem|limerick|fable)\b"),
     ("writing", "genre request", 3.6, "", "",
      r"^(?:(?:a|an|some|one|short|little|funny|cute|sad|sweet|silly|quick|\d+)\s+){0,3}(?:[a-z-]+\s+)?"
      rf"(?:{_GENRES})(?:\s+(?:ideas?|prompts?))?\s+(?:about|on|for|where|in which|celebrating)\b"),
@@ -252,7 +259,7 @@ FAMILIES: tuple[tuple[str, str, float, str, str, str], ...] = (
      "history|historical|histories|century|dynasty|empire|emperor|king|queen|revolution|war|civil war|philosophy|"
      "philosopher|kant|plato|aristotle|nietzsche|confucius|ethics|moral|literature|novel|poet|poetry|shakespeare|"
      "hamlet|painting|painted|painter|sculpture|renaissance|baroque|religion|religious|theology|bible|mythology|"
-     "culture|cultural|sociology|anthropology|politics|political|democracy|constitution|law|legal|music|album|"
+     "culture|cultural|sociology|anthropology|politics|political|democracy|constitution|the law|civil law|common law|criminal law|international law|case law|rule of law|law school|lawyer|lawyers|legislation|legal|music|album|"
      "albums|composer|symphony|film|movie|novelist|author|plot|economics|economy|economic|inflation|gdp|"
      "central bank|central banks|monetary|fiscal|unemployment|recession|tariff|tariffs|capitalism|socialism|"
      "communism|marxism|globalization|globalisation|government|society|societies|social|civilization|civilisation|"
@@ -288,16 +295,37 @@ FAMILIES: tuple[tuple[str, str, float, str, str, str], ...] = (
      "virus|viruses|bacteria|bacterium|vaccine|vaccines|immune|disease|cancer|medicine|medical|symptom|symptoms|"
      "photosynthesis|gravity|energy|quantum|relativity|electron|planet|star|galaxy|universe|climate|evolution|"
      "species|organ|bone|bones|brain|neuron|heart|blood|enzyme|acid|metal|element|chemical|reaction|engine|"
-     "statistics|p-value|statistical|hypothesis|machine learning|neural network|"
+     "statistics|p-value|statistical|hypothesis|machine learning|neural network|overfitting|"
+     "thermodynamics|thermodynamic|laws of thermodynamics|law of thermodynamics|laws of motion|law of gravity|"
+     "entropy|information theory|heat|magnet|magnetic|magnetism|electricity|electric|voltage|radiation|nuclear|"
+     "fusion|fission|wavelength|frequency|laser|semiconductor|transistor|battery|batteries|photon|photons|particle|"
+     "particles|oxygen|carbon|hydrogen|nitrogen|tectonic|tectonics|geology|ecosystem|ecosystems|ecology|antibiotic|"
+     "antibiotics|hormone|hormones|digestion|metabolism|blockchain|cryptocurrency|artificial intelligence|wifi|"
+     "wi-fi|bluetooth|gps|microwave|microwaves|sound waves|"
      "computer|internet|satellite|rocket|moon|sun|sky|ocean|volcano|earthquake",
      "物理|化学|生物|科学|原子|分子|细胞|基因|蛋白质|病毒|细菌|疫苗|免疫|疾病|癌症|医学|症状|光合作用|重力|引力|能量|"
      "量子|相对论|电子|行星|恒星|星系|宇宙|气候|进化|物种|器官|大脑|神经|心脏|血液|酶|金属|元素|化学反应|发动机|"
      "统计|机器学习|神经网络|计算机|互联网|卫星|火箭|月球|太阳|海洋|火山|地震|飞机", ""),
     ("knowledge", "explain", 1.2,
      "why is|why are|why do|why does|why did|why can|explain|what is a|what is an|what is the|what are|"
-     "what causes|difference between|define|definition of|in simple terms",
+     "what causes|difference between|define|definition of|in simple terms|eli5|like i'm five|like i'm 5|"
+     "like i'm ten|like i'm 10|like i'm a child|like i'm a kid|like i'm a beginner|layman's terms",
      "为什么|为何|为啥|原理|是什么|什么是|区别|解释|定义|怎么形成|如何形成",
      r"how (?:does|do|did|can) .{1,40} work|how many .{1,30} (?:are|is) (?:in|there)"),
+    ("knowledge", "world facts", 1.8,
+     "mountain|mountains|river|rivers|continent|continents|desert|deserts|island|islands|lake|lakes|country|countries|"
+     "capital city|capital of|largest city|population of|highest mountain|longest river|official language|"
+     "national animal|national bird|national flower|national dish|national sport|national anthem|flag of|geography|"
+     "tallest building|largest ocean|deepest|waterfall|rainforest|glacier|glaciers",
+     "", ""),
+    ("knowledge", "everyday know-how", 1.5,
+     "recipe|recipes|cook|cooking|bake|baking|boil|boiled|fry|fried|roast|grill|oven|stove|kitchen|ingredient|"
+     "ingredients|meal|meals|menu|vegetarian|vegan|dessert|sauce|soup|bread|cake|egg|eggs|pasta|salad|spice|spices|"
+     "leftovers|clean|cleaning|stain|stains|laundry|mold|mould|odor|odour|furniture|bedroom|living room|bathroom|"
+     "garden|gardening|houseplant|houseplants|lawn|soil|pests|haircut|skincare|"
+     "workout|workouts|stretching|posture|diet|hydrated|hiking|camping|packing|luggage|etiquette|politely|habit|habits|"
+     "wedding|birthday party|dinner party|picnic",
+     "", ""),
     # --- chat: talk about oneself, greetings, everyday advice -----------------------------------
     ("chat", "greeting/thanks", 3.5,
      "hi|hello|hey|good morning|good evening|good night|how's it going|how is it going|how are you|what's up|"
@@ -503,7 +531,7 @@ HINTS: dict[str, tuple[str, ...]] = {
                            "from the", "all the", "all of the", "json", "csv", "yaml", "table",
                            "spreadsheet", "按"),
     "template fields": ("time", "person", "时间", "人物"),
-    "compose a piece": ("write", "compose", "draft", "create", "give", "make", "come", "pen", "craft", "generate",
+    "compose a piece": ("write", "tell", "brainstorm", "suggest", "think", "compose", "draft", "create", "give", "make", "come", "pen", "craft", "generate",
                         "produce", "prepare", "invent", "need", "want", "help", "put", "whip", "dash", "写", "起", "取",
                         "名", "想", "题", "创作", "撰写", "起草", "描写"),
     "imperative write": ("write", "compose", "draft", "craft", "pen"),
@@ -514,7 +542,7 @@ HINTS: dict[str, tuple[str, ...]] = {
                           "daughter", "daughters", "son", "sons", "brother", "brothers", "sister", "sisters", "siblings"),
     "live status": ("down", "offline", "working", "loading", "closed", "shut", "cancelled", "canceled", "delayed", "open"),
     "feelings": ("feel", "feeling"),
-    "rewrite verb": ("make",),
+    "rewrite verb": ("make", "simplify"),
     "deduction": ("all", "no", "some", "every", "所有"),
     "currency conversion": (*_CURRENCIES.split("|"), "btc", "dollar",
                             "euro", "pound", "yen", "yuan", "美元", "欧元", "英镑", "日元", "人民币", "港币", "韩元"),
