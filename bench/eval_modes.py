@@ -18,7 +18,12 @@
                                                      # 70/77, 61/63; 67/77, 57/64; 69/77, 61/63; 70/77,
                                                      # 60/63; then used to find misses. natural_holdout14
                                                      # was written after the round's last change and fixed
-                                                     # nothing: the honest figure, 75/77 en, 61/63 zh.)
+                                                     # nothing: the honest figure, 75/77 en, 61/63 zh.
+                                                     # natural_holdout15-16.jsonl (164, 158; other voices:
+                                                     # parents, shop owners, typos, mixed zh-en; engineers,
+                                                     # analysts, pasted snippets) were written after it and
+                                                     # run once on that code: 82/89 en, 68/75 zh; 77/85 en,
+                                                     # 64/73 zh; then used to find misses.)
     python bench/eval_modes.py --data other.jsonl    # any JSONL of {"question": ..., "mode": ...}
 
 Targets (issues 5 and 17): >= 90% accuracy (>= 95% per language on natural_holdout), <= 1 ms median per question, zero model calls.

@@ -235,7 +235,10 @@ natural_holdout9 after it (70/77, 59/63), natural_holdout10 after the next (70/7
 after the next (67/77, 57/64), natural_holdout12 after the next and the fallback model (69/77, 61/63),
 natural_holdout13 after the next (70/77, 60/63); each was then used to find misses. natural_holdout14 was written
 after the round's last change and never used to fix anything: its first run, 75/77 en and 61/63 zh, is the
-held-out figure. See bench/eval_modes.py."""
+held-out figure. natural_holdout15 (students, parents, shop owners, older users, typos, mixed Chinese-English) and
+natural_holdout16 (engineers, analysts, office work, long questions with pasted snippets) were written in other
+voices after it and run once on that code: 82/89 en, 68/75 zh and 77/85 en, 64/73 zh, so 14's figure did not
+hold; both were then used to find misses. See bench/eval_modes.py."""
 
 
 @pytest.mark.parametrize("path", NATURAL, ids=lambda p: p.stem)
@@ -313,6 +316,48 @@ def test_natural_questions_from_many_kinds_of_users(language: str, path: Path) -
         ("放假去海南还是去云南，你帮我选", "tot"),
         ("which lasts longer, a candle or an oil lamp? think it through", "cot"),
         ("mac 怎么查看哪个程序占用内存", "cot"),
+        # natural_holdout15-16's kinds (new phrasings): a ratio asked of given amounts; a rate named before its
+        # figure; growth at a rate over periods; a root written "sqrt of"
+        ("Revenue went from 80k to 92k, what's the percent change?", "react"),
+        ("成本30元，售价45元，毛利率多少", "react"),
+        ("A $1,450 laptop plus sales tax at 7%: what do I pay in total?", "react"),
+        ("货款8600元，手续费 2%，一共要付多少", "react"),
+        ("signups grow from 5,000 at 12% month over month, how many after 6 months", "react"),
+        ("sqrt of 1764", "react"),
+        ("tuition rises 6% every year from 12,000; what is it after 4 years", "react"),
+        ("250 grams to ounces", "react"),
+        ("月薪12000，扣除公积金12%后是多少", "react"),
+        ("make this kinder: stop emailing me at 11pm", "cot"),
+        ("一个正方形的周长增加10%，面积增加百分之几", "cot"),
+        # a reading judged against a norm is no division; a metric's "conversion" is no unit conversion
+        ("my bp reads 135/85, is that normal for a 50 year old?", "cot"),
+        ("眼压21/19正常吗", "cot"),
+        ("Variant B converted at 5.2% vs 4.8% for A, 3,000 users each. Is that significant? Explain the test.", "cot"),
+        # live data: a code against a currency's name, a service's degraded state, the newest release, an event
+        # happening now, recent news asked in Chinese
+        ("gbp to rupees right now", "react"),
+        ("is slack degraded right now?", "react"),
+        ("is stripe having issues at the moment", "react"),
+        ("what's the latest stable version of postgres", "react"),
+        ("最新版的 Python 是多少", "react"),
+        ("how do I install the latest version of docker on ubuntu", "cot"),
+        ("was there an earthquake in tokyo this morning?", "react"),
+        ("刚刚是不是停电了，整栋楼都黑了", "react"),
+        ("这几天上海有没有什么新规出台", "react"),
+        # choices: "should we X or Y" typed without "?", "which makes more sense", a choosing verb then X还是Y
+        ("should we rent a van or hire movers", "tot"),
+        ("which makes more sense for a freelancer, an llc or a sole proprietorship", "tot"),
+        ("租房还是买房？我们刚结婚，存款不多", "tot"),
+        # a puzzle's premises (wrong labels, doors and a host) are no options to weigh
+        ("four jars are mislabelled: sugar, salt, flour and a mix. taste from one jar, then relabel all of them", "cot"),
+        ("五扇门后面只有一扇有奖品，我选了一扇，主持人打开另外三扇空门，要不要换", "cot"),
+        # time words that are no entry: a salutation, the schedule of code to write, a summary's points
+        ("Morning, team! Standup notes coming", "cot"),
+        ("写个定时任务，每天早上六点清理日志", "cot"),
+        ("把下面的会议记录总结成五点：周一上午讨论了预算，周三下午定了方案，周五交付", "cot"),
+        ("turn my notes into full sentences: launch moved to May 3 at 10am, budget 20k", "cot"),
+        # a field asked of a handed-over text is an extraction
+        ("这封邮件里的订单号是多少：您好，您的订单 A1029 已于 5 月 2 日发货", "few_shot"),
     ],
 )
 def test_mode_choice_on_new_phrasing(question: str, mode: str) -> None:

@@ -215,6 +215,15 @@ def test_task_types_on_new_phrasing(question: str, task: str) -> None:
         ("in excel how do i remove duplicate rows", "coding"),
         ("mac 怎么查看哪个程序占用内存", "coding"),
         ("poem idea about a lighthouse keeper", "writing"),
+        # natural_holdout15-16's kinds (new phrasings): a quoted expression's meaning is a translation, unless it
+        # is asked inside a language of code; "the <language> for '...'" with a greeting quoted inside
+        ("what does 'sine qua non' mean", "translation"),
+        ("What does 'yield' mean in Python generators?", "coding"),
+        ("What's the Korean for 'hello, nice to meet you'?", "translation"),
+        # log lines parsed into a table are an extraction, their clock times the records'; a job ad is writing
+        ("parse these rows into a table with columns time and user:\n09:14 anna login\n09:20 li logout", "extraction"),
+        ("帮我写一份产品经理的JD", "writing"),
+        ("excel公式怎么把两列合并", "coding"),
     ],
 )
 def test_task_types_by_kind(question: str, task: str) -> None:

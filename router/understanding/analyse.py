@@ -70,7 +70,7 @@ _QUESTION_HANDED = ("following question", "following multiple-choice question", 
 _HABITUAL = ("every night", "every morning", "each night", "always", "usually", "每天", "每晚", "总是", "经常", "老是")
 _REFERENCES = ("here are", "here is", "below", "following", "this text", "the text", "passage", "paragraph", "these ", "this email",
                "this note", "this article", "the article", "sentences", "records", "reviews", "given", "以下", "下面",
-               "下列", "如下", "这段", "这篇", "这几", "这条", "这些", "文中", "原文", "材料")
+               "下列", "如下", "这段", "这篇", "这几", "这条", "这封", "这些", "文中", "原文", "材料")
 """Words that point at a text the question hands over (read with a block of text after a colon or newline)."""
 _MATERIAL_OPS = frozenset({"extraction request", "operation on items"})
 _GREETING_WORDS = 12
@@ -113,6 +113,8 @@ _ALTERNATIVES = (" or ", " vs", "versus", "还是", "或者")
 _CURRENT_CHARS = 120
 _RIDDLE_CHARS = 160
 """A rate riddle is one short sentence; a long word problem repeats its numbers for other reasons."""
+_QUOTE_OPENS = re.compile(r"(?:^|\s)[\"'“‘「]")
+"""A quotation opening (not an apostrophe): a greeting after one is the quoted text's."""
 _TALK = frozenset({"feelings", "greeting/thanks", "personal advice"})
 _TECHNICAL = frozenset({"go", "web", "webpage", "website", "site", "page", "pages", "app", "apps", "browser", "server",
                         "file", "files", "folder", "button", "error", "install", "program", "script", "data", "thread",
@@ -121,6 +123,15 @@ _TECHNICAL = frozenset({"go", "web", "webpage", "website", "site", "page", "page
                         "network", "router", "printer", "keyboard", "screen", "software", "update", "version", "race"})
 """Words of a technical object: code needs one, so a how-to about a carpet or a wedding is no coding
 question however much its wording looks like one ("how do I ..." opens most coding questions)."""
+_JUDGED = ("算高", "算低", "算正常", "偏高", "偏低", "高吗", "低吗", "正常吗", "算不算", "is that high", "is that low",
+           "is that normal", "is this normal", "is it normal", "is it high", "is it low", "is that good", "is that bad",
+           "too high", "too low", "normal for")
+"""A reading judged against a norm ("血压140/90算高吗", "is 120/80 normal for my age"): its slash is no division."""
+_CODE_ASKS = ("write", "explain", "how do", "how to", "how can", "写", "解释", "怎么", "如何")
+"""A request for code: the times it names ("a cron job at 02:30 on Mondays") are its parameters, not an entry."""
+_IN_TEXT = ("里的", "中的", "里面的", "里有", "中有", "in this email", "in this message", "in this text", "in the email",
+            "in the message", "in this receipt", "in this note", "in this letter")
+"""A question asked of the handed-over text ("这条短信里的验证码是多少：..."): its answer is a field of the text."""
 _FIRST_PERSON = frozenset({"i", "i'm", "im", "i've", "i'd", "my", "me", "mine", "we", "our", "us"})
 
 
@@ -214,6 +225,9 @@ def _understand(text: str) -> Understanding:
         # "how do I format a date in js", "用Python提取网页链接": code that extracts, no text to extract from
         scores["extraction"] = min(scores["extraction"], 1.0)
         operation = False
+    if (not operation and material and question_form
+            and any(p in re.split(r"[:：\n]", low, maxsplit=1)[0] for p in _IN_TEXT)):
+        operation = True  # a field of the given text asked for before it ("the code in this message: ...")
     if "code marks" in names and "extraction request" not in names:
         operation = False  # "return", "list" and "each" inside a code paste are the code's words
     if material and operation and not text_work:
@@ -273,7 +287,8 @@ def _understand(text: str) -> Understanding:
             or ((" to the " in window or "!" in window) and _TO_THE.search(window))
         ):
             expression = c.math_function.search(window)
-        explaining = "why" in present or "为什么" in low  # "why does 1/3 + 1/3 + 1/3 equal 1?" asks for a reason
+        # "why does 1/3 + 1/3 + 1/3 equal 1?" asks for a reason; "is 140/90 high?" judges a reading, computes nothing
+        explaining = "why" in present or "为什么" in low or any(j in low for j in _JUDGED)
         if expression and not explaining and (
             "calculate" in signals or len(body) <= 60 or "=?" in low.replace(" ", "")) and not re.search(
             re.escape(expression.group(0)) + r"[^=]{0,12}=\s*\d", low
@@ -285,6 +300,8 @@ def _understand(text: str) -> Understanding:
             exact = f"conversion '{signals['conversion']}'"
         elif "exact finance" in signals and len(numbers) >= 2:
             exact = f"finance formula with {len(numbers)} inputs"
+        elif "ratio asked" in signals and sum(n[0].isdigit() for n in numbers) >= 2:  # amounts, not "一个正方形"
+            exact = f"a ratio of given amounts '{signals['ratio asked']}'"
         elif "savings growth" in signals and "%" in window and len(numbers) >= 2:
             exact = f"savings growth at a rate, {len(numbers)} inputs"
         elif converted := readings.unit_conversion(low):
@@ -332,6 +349,8 @@ def _understand(text: str) -> Understanding:
         scores["live_data"] = min(scores["live_data"], 1.0)  # "the difference between a hurricane and a typhoon"
     if lettered or (scores["live_data"] > 0 and readings.inline_options(low)):  # an exam item's options are all it needs
         scores["live_data"] = 0.0
+    if scores["coding"] >= 3.0 and any(h in low for h in _HOW_TO):
+        scores["live_data"] = min(scores["live_data"], 1.0)  # "how do I upgrade to the latest version of node": steps
     if text_work or material or small_talk or not _PUZZLE.isdisjoint(names):
         # the text's (the puzzle's premises', a remark's) weather and clock words are not a look-up
         scores["live_data"] = min(scores["live_data"], 1.0)
@@ -345,7 +364,8 @@ def _understand(text: str) -> Understanding:
     habitual = any(h in low for h in _HABITUAL)  # "I wake up at 3am every night" is a habit, not an entry
     blocked = (text_work or "greeting/thanks" in names or "feelings" in names or scores["live_data"] >= 2.2
                or (habitual and "calendar request" not in names) or options >= 2.4
-               or (len(body) <= _SCHEDULE_CHARS and readings.clock_now(low)))
+               or (len(body) <= _SCHEDULE_CHARS and readings.clock_now(low))
+               or (scores["coding"] >= 3.0 and "calendar request" not in names and any(a in low for a in _CODE_ASKS)))
     if len(body) <= _SCHEDULE_CHARS and not question_form and not blocked and "past time" not in signals:
         when = signals.get("time word") or (_match(c.time_expression, low) if digits or CJK.search(low) else None)
         if when:
@@ -433,6 +453,9 @@ def _opens(term: str, low: str, tokens: list[str]) -> bool:
     # "turn this into a formal email: hey boss, ...": a greeting after the colon is the text's
     colon = min((at for at in (low.find(":"), low.find("：")) if at != -1), default=-1)
     if colon != -1 and _opens_after(term, low, colon):
+        return False
+    at = low.find(term)
+    if at > 0 and _QUOTE_OPENS.search(low, 0, at):  # "what's the japanese for 'thank you ...'": the quote's words
         return False
     if " " in term:
         return True

@@ -38,7 +38,9 @@ FAMILIES: tuple[tuple[str, str, float, str, str, str], ...] = (
      rf"how (?:do|would|can) (?:you|i|we) say .{{1,80}} in (?:{_LANG_RE})|what does .{{1,60}} mean in (?:{_LANG_RE})|"
      rf"(?:into|to) (?:{_LANG_RE})[.:?!]?$|(?:{_ZH_LANGS})(?:里|中)?.{{0,20}}是?什么意思|"
      rf"^(?:from )?(?:{_LANG_RE}) (?:to|into|->|→) (?:{_LANG_RE})\b|what(?:'s| is) .{{1,60}} in (?:{_LANG_RE})[?.!]?$|"
-     r"[“\"'‘][a-z][a-z' .,!?-]{1,60}[”\"'’]\s*(?:是什么|是啥|什么|啥)意思"),
+     r"[“\"'‘][a-z][a-z' .,!?-]{1,60}[”\"'’]\s*(?:是什么|是啥|什么|啥)意思|"
+     rf"what(?:'s| is) the (?:{_LANG_RE}) (?:word |phrase |expression )?for\b|"
+     r"\bwhat does [“\"‘'][^\"”’]{1,60}[”\"’'] (?:mean|stand for)[?.!]*$"),
     ("translation", "rewrite verb", 3.8,
      "rewrite|re-write|rephrase|paraphrase|reword|proofread|polish this|polish my|friendlier|politer|"
      "more polite|less blunt|more formal|less formal|more professional|more casual|sound more|sound less|"
@@ -53,12 +55,15 @@ FAMILIES: tuple[tuple[str, str, float, str, str, str], ...] = (
      "改写|重写|改成|润色|改得|改一下|修改一下这|换个说法|换种说法|委婉|更礼貌|更正式|正式一点|口语化|书面语|换个语气|改语气|"
      "缩写成|缩写一下|缩写这|缩写下面|缩写以下|缩短|改病句|修改病句|语病|错别字|纠正语法|语法错误",
      r"\bmake (?:this|it|that|these|my \w+)(?: (?:email|message|text|sentence|paragraph|note|reply|post|letter))? "
-     r"(?:sound )?(?:more|less|a bit|a little|slightly|way)\b|"
+     r"(?:sound )?(?:more|less|a bit|a little|slightly|way|nicer|kinder|softer|gentler|warmer|friendlier|politer|"
+     r"shorter|clearer|punchier|snappier|crisper)\b|"
+     r"\bturn (?:this|these|it|that|my|the|our)(?: [\w-]+){0,3} into (?:a |an |one )?(?:[\w-]+ )?"
+     r"(?:paragraph|paragraphs|prose|sentences|full sentences|a sentence)\b|"
      r"\bsimplify (?:this|it|that|the following)(?: [a-z]+)? for (?:a |an |my |the |kids|children|beginners|someone|readers|non-|\d)"),
     ("translation", "summarise verb", 3.8,
      "summarize|summarise|summarized|summarised|sum up|condense|tl dr|tldr|give me the gist|key points of|"
      "give me a summary|quick summary|short summary|the short version",
-     "概括|摘要|总结一下|总结下|总结这|总结以下|总结下面|归纳一下|精简一下|提炼|要点", ""),
+     "概括|摘要|总结一下|总结下|总结这|总结以下|总结下面|总结成|总结为|归纳成|归纳为|归纳一下|精简一下|提炼|要点", ""),
     # --- coding --------------------------------------------------------------------------------
     ("coding", "programming vocabulary", 3.2,
      "python|javascript|typescript|java|golang|in rust|rust code|using rust|rust function|rust program|rust crate|rust library|rust struct|rust trait|rust macro|rust project|rustc|borrow checker|c++|c#|kotlin|swift|php|ruby|scala|haskell|bash|shell script|"
@@ -80,7 +85,7 @@ FAMILIES: tuple[tuple[str, str, float, str, str, str], ...] = (
      "excel formula|in excel|google sheets|vlookup|xlookup|pivot table|countif|sumif|chown|sudo|wget|ssh|scp|rsync|awk|mkdir|apt-get|homebrew|rm -rf|in rm|the rm|cli flag|command line flag",
      "代码|编程|程序|脚本|接口|报错|编译|调试|算法|数据结构|链表|二叉树|数组|哈希|递归|并发|线程|前端|后端|数据库|正则|"
      "爬虫|单元测试|重构|部署|类型错误|内存泄漏|缓存|c语言|闭包|回调函数|协程|面向对象|多态|依赖注入|中间件|指针|懒加载|二分查找|二分法|快速排序|冒泡排序|动态规划|深度优先|广度优先|哈希表|写一个函数|写个函数|实现一个函数|字符串|编写|定时任务|时间戳|"
-     "go语言|用go|go写|go里|js里|js中|用js|ts里|用ts", ""),
+     "go语言|用go|go写|go里|js里|js中|用js|ts里|用ts|excel公式|excel函数|表格公式|wps公式", ""),
     ("coding", "implement", 1.8, "implement|implementing|implementation|optimized|optimise|optimize", "实现", ""),
     ("coding", "code marks", 3.0, "", "",
      r"```|`[^`\n]{2,60}`|def \w+\(|print\(|console\.log|=>|\w\(\)|import \w+|#include|select .{1,80} from |"
@@ -129,7 +134,8 @@ FAMILIES: tuple[tuple[str, str, float, str, str, str], ...] = (
      "谜题|脑筋急转弯|逻辑|说谎|说真话|真话|假话|推断|悖论|谁是|哪里去了|去哪了|到底谁|找规律|下一个数|填什么数|面朝哪|朝哪个方向", ""),
     ("reasoning", "constraint puzzle", 2.4,
      "exactly one|only one of|each own|each owns|each has a different|each have a different|a different pet|"
-     "without looking|labelled wrongly|labeled wrongly|wrongly labelled|wrongly labeled|all labelled|"
+     "without looking|labelled wrongly|labeled wrongly|wrongly labelled|wrongly labeled|all labelled|mislabelled|mislabeled|"
+     "labels are wrong|labels are all wrong|labelled incorrectly|labeled incorrectly|incorrectly labelled|incorrectly labeled|"
      "all labeled|is lying|are lying|is telling the truth|who owns|who did it|which box|which door|which switch|"
      "which order|what order|in what order|measure exactly|measure out exactly|carries only|can only carry|"
      "only once|at most once|directly below|directly above|to the left of|to the right of|from the front|"
@@ -142,7 +148,7 @@ FAMILIES: tuple[tuple[str, str, float, str, str, str], ...] = (
      "related to|how is a related|family relation|how is that possible|how is this possible|how can that be|"
      "how could that be|round robin|round-robin|every other team|must be false|cannot be true|could be true|"
      "left alone with|be left alone|crossings|get everything across|get them all across|get all of them across",
-     "只有一人|只有一个人|只有一句|只有一个是|只能进入|只能称|只能问|各不相同|互不相同|从前往后|从后往前|从左往右|"
+     "只有一人|只有一个人|只有一句|只有一个是|只能进入|只能称|只能问|各不相同|扇门|标签都是错|标签全是错|贴错|互不相同|从前往后|从后往前|从左往右|"
      "从右往左|排在第|紧挨着|坐在中间|循环赛|各是什么|分别是什么|各是哪|各是谁|分别是谁|怎么计时|如何计时|怎样计时|"
      "这个推理|推理出|推理哪里|的推理|推理题|情景推理|请推理|推理一下|逻辑题|自相矛盾|是真是假|都是假的|都是真的|"
      "坐在|相邻|天平|称几次|称三次|称两次|最少称|至少称|谁说了真话|谁在说谎|能否判断|能否确定|能不能判断|如何确定|怎样确定|怎么确定",
@@ -174,7 +180,7 @@ FAMILIES: tuple[tuple[str, str, float, str, str, str], ...] = (
      r"more likely|closer|farther)|which (?:weighs|costs|lasts|holds|takes) (?:more|less|longer)|哪个(?:更|比较)?(?:大|小|重|轻|多|少|长|短|快|慢|高|低)(?![方法])|谁(?:更)?(?:大|多|重|快|高|矮|老|年轻)"),
     # --- structured extraction -------------------------------------------------------------------
     ("extraction", "extraction request", 4.0,
-     "extract|parse this|parse the following|parse out|pull out|fill in|structured|in the format|key fields|"
+     "extract|parse this|parse these|parse the following|parse out|pull out|fill in|structured|in the format|key fields|"
      "break it down into|break this down into|"
      "identify the time|identify the date|identify the people|identify the person",
      "提取|抽取|抽出|识别出|整理成|整理为|格式化|结构化|填表|拆分成|找出所有|找出全部|找出文中",
@@ -220,7 +226,7 @@ FAMILIES: tuple[tuple[str, str, float, str, str, str], ...] = (
      r"演讲稿|发言稿|致辞|标语|口号|广告|歌词|剧本|短文|日记|周报|总结|简历|自我介绍|段子|笑话|评论|帖子|朋友圈|"
      r"散文|随笔|游记|童话|寓言|对白|台词|主持词|串词|开场白|情书|贺词|悼词|祝酒词|宣传语|广告语|软文|推文|标题|"
      r"的话|段话|介绍|感言|寄语|留言|贺卡|读后感|观后感|文字|记叙文|议论文|说明文|邀请函|请柬|通知|倡议书|申请书|"
-     r"检讨书|感谢信|推荐信|求职信)|写(?:一|两|几)?[篇首封]|"
+     r"检讨书|感谢信|推荐信|求职信|jd|职位描述|岗位描述|招聘启事)|写(?:一|两|几)?[篇首封]|"
      r"想.{0,10}(?:口号|标语|名字|标题|广告语|文案|宣传语)|(?:以|用)[“\"《].{1,20}[”\"》]为题|创作|撰写|起草|描写|"
      r"(?:起|取)(?:个|一个|几个|[\d一二三四五六七八九十]+个)?.{0,10}(?:名字|店名|名称|标题|书名|网名|昵称)|取名|命名|"
      r"\btell (?:me |us )?(?:a |an |some |another |\d+ |two |three |funny |short |bedtime |scary )(?:[\w-]+ ){0,2}"
@@ -330,7 +336,8 @@ FAMILIES: tuple[tuple[str, str, float, str, str, str], ...] = (
     ("chat", "greeting/thanks", 3.5,
      "hi|hello|hey|good morning|good evening|good night|how's it going|how is it going|how are you|what's up|"
      "thanks|thank you|nice to meet",
-     "你好|您好|嗨|哈喽|早上好|晚安|谢谢|多谢|感谢你|辛苦了|在吗", ""),
+     "你好|您好|嗨|哈喽|早上好|早安|晚安|谢谢|多谢|感谢你|辛苦了|在吗",
+     r"^(?:good )?(?:morning|mornin|afternoon|evening|night)(?=(?: all| everyone| team| folks| guys)?\s*[!,.~])"),
     ("chat", "feelings", 2.4,
      "i feel|feel weird|feel sad|feel lonely|feel tired|feel anxious|feel stressed|feel down|feel bored|"
      "i'm tired|i'm sad|i'm bored|i'm lonely|i'm stressed|i'm anxious|i'm nervous|i'm excited|i am tired|i am sad|"
@@ -376,7 +383,9 @@ FAMILIES: tuple[tuple[str, str, float, str, str, str], ...] = (
      r"\b(?:a|one|1) (?:euro|dollar|us dollar|pound|yen|yuan|rupee|peso|franc|ruble|won)s? (?:in|to|into|against) "
      r"(?:euros?|dollars?|us dollars|pounds?|yen|yuan|rupees?|pesos?|francs?|rubles?|won)\b|"
      r"一(?:美元|欧元|英镑|日元|人民币|港币|韩元)[^，。？?]{0,6}(?:换|兑|等于)|"
-     rf"\b(?:{_CURRENCIES})\s*(?:to|/|vs|in|兑|换|\s)\s*(?:{_CURRENCIES})\b"),
+     rf"\b(?:{_CURRENCIES})\s*(?:to|/|vs|in|兑|换|\s)\s*(?:{_CURRENCIES})\b|"
+     rf"\b(?:{_CURRENCIES}) (?:to|vs|against|into) (?:euros?|dollars?|pounds?|yen|yuan|rupees?|pesos?|francs?|rubles?|won|reais)\b|"
+     rf"\b(?:euros?|dollars?|pounds?|yen|yuan|rupees?|pesos?|francs?) (?:to|vs|against|into) (?:{_CURRENCIES})\b"),
     ("live_data", "market asset", 0.8,
      "stock|stocks|shares|bitcoin|btc|ethereum|crypto|nasdaq|nikkei|ftse|dax|hang seng|dow jones|dow|s&p|tesla|gold|silver",
      "股票|比特币|以太坊|纳斯达克|道琼斯|大盘|a股|港股|美股|上证|深证|恒生|沪深|创业板|基金净值|黄金|白银|原油|期货", ""),
@@ -387,7 +396,12 @@ FAMILIES: tuple[tuple[str, str, float, str, str, str], ...] = (
     ("live_data", "news", 3.0, "news|headline|headlines|breaking|trending|latest on|latest about|latest version|latest release|"
      "updates on|any updates|update on|latest updates|hurricane|tropical storm|typhoon|wildfire|wildfires|"
      "tsunami warning|storm warning|weather warning|flood warning|evacuation order|amber alert",
-     "新闻|头条|热搜|最新消息|快讯|时事|发布会", r"最新.{0,20}(?:消息|进展|动态)"),
+     "新闻|头条|热搜|最新消息|快讯|时事|发布会|最新版|最新的版本|最新稳定版",
+     r"最新.{0,20}(?:消息|进展|动态)|\blatest (?:stable |lts |major |minor |beta )?(?:version|release)s?\b|"
+     r"(?:今天|今日|最近|近期|刚刚|刚才|这两天|这几天)[^，。？?]{0,6}(?:有没有|有什么|有啥|有无|出了?什么|出没出).{0,12}(?:消息|新闻|政策|新规|通知|公告|动静)|"
+     r"\b(?:any|was there an?|is there an?|was that an?|did we (?:just )?(?:have|get) an?)\s+"
+     r"(?:earthquake|quake|tremor|aftershock|power outage|blackout|tornado warning)s?\b|"
+     r"(?:是不是|有没有|是否)(?:发生了?)?(?:地震|余震|停电|火灾|爆炸)|(?:地震|余震|停电)了(?:吗|没)"),
     ("live_data", "clock/calendar", 3.0,
      "what time is it|current time|local time|time is it|time now|time zone|what day is it|what day is today|"
      "what's the time|what is the time|the time in|"
@@ -405,7 +419,7 @@ FAMILIES: tuple[tuple[str, str, float, str, str, str], ...] = (
      "路况|堵车吗|航班|比分|赛果|谁赢了|营业时间|余票|快递到哪|物流|赢了吗|输了吗|赢了没|输了没|赢没赢|战况|赛况|积分榜|"
      "停运|停飞|开门了吗|还开着吗|比赛结果|上映|热映|排片|还有票|有票吗|有没有票|还有座|还在运营|正常运营|正常运行|延误|晚点|宕机|崩了吗|挂了吗",
      r"\b(?:is|are) (?!it\b|that\b|this\b|i\b|you\b|he\b|she\b|we\b|they\b)[\w.'-]+(?: [\w.'-]+){0,2} "
-     r"(?:down|offline|not working|not loading|closed|shut|cancelled|canceled|delayed|"
+     r"(?:down|offline|degraded|not working|not loading|closed|shut|cancelled|canceled|delayed|having (?:an? )?(?:outage|issues|problems)|"
      r"open (?:on|today|tomorrow|tonight|now|right now|this|late|at))\b"),
     ("live_data", "lookup verb", 1.8, "look up|lookup|search|search for|google it|google this|fetch|find out|browse",
      "查一下|查询|查查|查下|搜索|搜一下|帮我查|上网查|检索", ""),
@@ -436,7 +450,7 @@ SIGNALS: tuple[tuple[str, str, str], ...] = (
      "给了|买了|卖了|用了|剩下|还剩|一共|共有|每人|每个|分给|出发|相距|同时|花了"),
     ("question word",
      "what|how|why|which|when|where|who|whom|whose|is it|are there|can you|could you|should|do i|does|did",
-     "吗|呢|什么|怎么|为什么|为啥|哪|如何|是否|多少"),
+     "吗|呢|什么|怎么|为什么|为啥|哪|如何|是否|是不是|多少"),
     ("format",
      "json|yaml|csv|xml|markdown|table|spreadsheet|bullet list|bulleted list|bullet points|numbered list|"
      "in the format|as a list|key-value",
@@ -447,9 +461,9 @@ SIGNALS: tuple[tuple[str, str, str], ...] = (
      "now|right now|rn|atm|today|tonight|currently|current|latest|live|real-time|realtime|at the moment|this week|"
      "this weekend|tomorrow|tmrw|tmr|tonite|this morning|this afternoon|this evening|as of now|at present|so far today|"
      "these days|nowadays",
-     "今天|现在|目前|当前|最新|实时|此刻|今晚|明天|这周|本周|今日|今早|这会儿|眼下"),
+     "今天|现在|目前|当前|最新|实时|此刻|今晚|明天|这周|本周|今日|今早|这会儿|眼下|刚刚|刚才"),
     ("advice modal", "should|ought to|is it ok|is it okay|is it reasonable", "该|应该|合理"),
-    ("conversion", "convert|conversion|in celsius|in fahrenheit|in kelvin|to celsius|to fahrenheit|in km|in miles|"
+    ("conversion", "convert|unit conversion|conversion of|conversion from|conversion chart|in celsius|in fahrenheit|in kelvin|to celsius|to fahrenheit|in km|in miles|"
      "in kg|in pounds|in liters|in gallons|to km|to miles|to kg|to pounds|to liters|to gallons|how many inches|"
      "how many feet|how many cups|how many ounces|how many grams|how many centimetres|how many centimeters|"
      "how many metres|how many meters|how many kilometres|how many kilometers|how many millimetres|how many pounds|"
@@ -457,7 +471,14 @@ SIGNALS: tuple[tuple[str, str, str], ...] = (
      "how many millimeters|how many kilograms|how many litres|how many liters|how many gallons|how many yards",
      "换算|转换成|等于多少公里|等于多少英里|等于多少米|等于多少斤|等于多少磅|是多少公里|是多少英里|是多少斤|是多少磅|摄氏度|华氏度"),
     ("savings growth", "grow to|grows to|will it be worth|be worth after|end up with|invest|invested|investing|"
-     "compounding|per month|a month|/month|each month|every month", "存|每月|每个月|定投|复利"),
+     "compounding|per month|a month|/month|each month|every month|grows from|grow from|grows at|grow at|growing at|"
+     "month over month|month-over-month|year over year|year-over-year|per annum|each year|every year|per year|a year|"
+     "annually|yearly", "存|每月|每个月|定投|复利|环比|同比|每年"),
+    ("ratio asked",
+     "margin|margins|profit margin|markup percentage|percentage increase|percentage decrease|percent increase|"
+     "percent decrease|percentage change|percent change|percentage growth|growth rate|what percent|what percentage|"
+     "how many percent|roi|return on investment",
+     "利润率|毛利率|净利率|占比|百分之多少|百分之几|百分比是多少|增长率|增长了多少|增幅|涨幅|降幅|跌幅|收益率|回报率|几成"),
     ("past time", "yesterday|last night|last week|last month|last year|ago|earlier today",
      "昨天|昨晚|前天|上周|上个月|去年|刚才|已经"),
     ("time word",
@@ -485,9 +506,10 @@ OPTION_FAMILIES: tuple[tuple[str, float, str, str, str], ...] = (
      "should i take|should i learn|should i buy|should i rent|should i accept|choose between|pick between|"
      "decide between|or should|what should i choose|which of|pick the best|choose the best|how should i decide|"
      "how do i decide|how do i choose|how should i choose|tell me which|which to|which first|which one first|"
-     "which is worth|which one is worth|which are worth",
+     "which is worth|which one is worth|which are worth|which makes more sense|which makes the most sense|which is smarter|"
+     "which would you pick|which would you go with|which would you choose|which would you recommend|what would you pick",
      "哪个|哪种|哪一个|哪家|选哪|怎么选|如何选|该选|选择哪|怎么决策|如何决策|帮我选|帮忙选|替我选",
-     r"\bshould (?:i|we|our \w+|my \w+) [^?.]{1,50} or [^?.]{1,40}\?|\bvs\.? [\w' .&+-]{1,25} vs\.? |^[\w' .&+-]{1,30} (?:or|vs\.?|versus) [\w' .&+-]{1,30}(?: for [\w' .&+-]{1,40})?$|"
+     r"\bshould (?:i|we|our \w+|my \w+) [^?.]{1,50} or [^?.]{1,40}(?:\?|$)|^(?:买|选|去|学|用|租|住|换|报|读|考|开)[^，。？?]{1,12}还是[^，。？?]{1,12}[？?]|\bvs\.? [\w' .&+-]{1,25} vs\.? |^[\w' .&+-]{1,30} (?:or|vs\.?|versus) [\w' .&+-]{1,30}(?: for [\w' .&+-]{1,40})?$|"
      r"which \w+ (?:should|would|is better|to (?:choose|pick|buy|use))|^[\w' .&+-]{1,30} (?:or|vs\.?|versus) "
      r"[\w' .&+-]{1,30}[^?\n]{0,80}\?|哪[里儿]?.{0,6}(?:更?好|合适|划算)[？?呢]|选.{1,10}还是|还是.{1,12}(?:好|合适|划算|容易|适合|值得|有前途|靠谱)(?:[？?呢吗]|$)|"
      r"(?:该不该|要不要|应不应该|是否应该|是不是应该)[^，。？?]{0,6}(?:跳槽|辞职|离职|换|买|卖|搬|读|考|报|结婚|分手|出国|"
@@ -524,7 +546,7 @@ OPTION_FAMILIES: tuple[tuple[str, float, str, str, str], ...] = (
 # A family's pattern runs only when one of its hints is in the text: most texts lack all of them,
 # and a substring test costs far less than a regex scan.
 HINTS: dict[str, tuple[str, ...]] = {
-    "say it in a language": (*_LANGS.split(), *_ZH_LANGS.split("|"), "意思"),
+    "say it in a language": (*_LANGS.split(), *_ZH_LANGS.split("|"), "意思", "mean"),
     "quantity comparison": ("which is", "which weighs", "which costs", "which lasts", "which holds", "which takes",
                             "哪个", "谁"),
     "extraction request": ("turn", "convert", "list", "find", "every", "from this", "from that", "from these",
@@ -540,9 +562,10 @@ HINTS: dict[str, tuple[str, ...]] = {
     "take a role": ("you", "you're", "yourself", "be", "would", "play", "以", "模仿"),
     "constraint puzzle": ("than", "beat", "beats", "outran", "outscored", "ahead", "before", "behind", "of", "比",
                           "daughter", "daughters", "son", "sons", "brother", "brothers", "sister", "sisters", "siblings"),
-    "live status": ("down", "offline", "working", "loading", "closed", "shut", "cancelled", "canceled", "delayed", "open"),
+    "live status": ("down", "offline", "degraded", "having", "working", "loading", "closed", "shut", "cancelled", "canceled",
+                    "delayed", "open"),
     "feelings": ("feel", "feeling"),
-    "rewrite verb": ("make", "simplify"),
+    "rewrite verb": ("make", "simplify", "turn"),
     "deduction": ("all", "no", "some", "every", "所有"),
     "currency conversion": (*_CURRENCIES.split("|"), "btc", "dollar",
                             "euro", "pound", "yen", "yuan", "美元", "欧元", "英镑", "日元", "人民币", "港币", "韩元"),
@@ -553,7 +576,8 @@ HINTS: dict[str, tuple[str, ...]] = {
     "explain": ("how",),
     "live-data noun": ("how", "is"),
     "temperature question": ("度",),
-    "news": ("最新",),
+    "news": ("最新", "latest", "消息", "政策", "新规", "通知", "公告", "动静", "新闻", "earthquake", "earthquakes", "quake",
+             "tremor", "aftershock", "outage", "blackout", "tornado", "地震", "余震", "停电", "火灾", "爆炸"),
     "clock/calendar": ("今天", "现在"),
     "choice": ("which", "or", "vs", "versus", "哪", "选", "还是", "该不该", "要不要", "应不应该", "是否应该", "是不是应该"),
     "comparison": ("比较",),
@@ -582,7 +606,7 @@ _OPERATOR = (
 EXPRESSION = rf"(?<![a-z^_])[(（]?\s*\d+(?:\.\d+)?\s*[)）]?\s*(?:{_OPERATOR})\s*[(（]?\s*\d+(?:\.\d+)?(?![a-z])"
 MATH_FUNCTION = (
     r"\d+\s*to the\s*\d+(?:st|nd|rd|th)?(?:\s*power)?|\d+\s*次[方幂]|"
-    r"(?:sqrt|log|ln|sin|cos|tan|exp|factorial)\s*\(?\s*\d+(?:\.\d+)?(?![a-z\d.])|square root of \d|\d+\s*(?:squared|cubed|factorial|!)"
+    r"(?:sqrt|log|ln|sin|cos|tan|exp|factorial)\s*\(?\s*\d+(?:\.\d+)?(?![a-z\d.])|(?:square root|sqrt|cube root) of \d|\d+\s*(?:squared|cubed|factorial|!)"
     r"|\d+\s*的\s*[\d一二三四五六七八九十]+\s*次方|根号\s*\d+|\d+\s*的平方根|\d+\s*的阶乘|\d+\s*的(?:平方|立方)(?!根)"
 )
 PERCENT_OF = (
@@ -592,7 +616,8 @@ PERCENT_OF = (
     r"|(?<![\d.,])\d+(?:[.,]\d+)*(?:(?!after|之后|以后)[^.?!。？;\d%]){1,24}?\d+(?:\.\d+)?\s*%\s*(?:[a-z]+\s+)?"
     r"[交缴扣收付的]?(?:tip|tax|vat|discount|off|interest|fee|commission|markup|税率|税|利率|手续费|提成|小费|折扣|服务费)"
     r"|(?<![\d.,])\d+(?:[.,]\d+)*[^.?!。？;\d%]{1,12}?(?:涨价|降价|上涨|下降|下跌|增长|提高|降低|增加|减少|涨了?|降了?)\s*"
-    r"\d+(?:\.\d+)?\s*%|(?:tip|tax|vat|discount|interest|commission|markup) (?:on|of|for) [$€£¥]?\d[\d,.]*\s*"
+    r"\d+(?:\.\d+)?\s*%|(?<![\d.,])\d+(?:[.,]\d+)*[^.?!。？;\d%]{1,24}?(?:tip|tax|vat|fee|commission|增值税|税率|税|手续费|服务费|"
+    r"社保|公积金|佣金|提成|扣掉|扣除|减去|去掉)[^.?!。？;\d%]{0,6}?\s*(?:at|of|is|为|是|[:：])?\s*\d+(?:\.\d+)?\s*%|(?:tip|tax|vat|discount|interest|commission|markup) (?:on|of|for) [$€£¥]?\d[\d,.]*\s*"
     r"(?:at|with|of)?\s*\d+(?:\.\d+)?\s*%"
 )
 """A rate of an amount: the rate first ("18% of 240"), the amount first ("$186.40 with an 18% tip"; an amount

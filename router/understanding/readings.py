@@ -104,11 +104,22 @@ _UNIT_CONVERSION = LazyPattern(
 """'how many minutes in 3.75 hours': one unit asked in another (both named, the amount given)."""
 
 
+_AMOUNT_IN_UNIT = LazyPattern(
+    rf"(?<![\w.])\d[\d,]*(?:\.\d+)?\s*(?:{_UNITS_EN}|hour|minute|second|day|week|mile|pound|gallon|liter|litre|cup|foot|inch|yard)"
+    rf" (?:in|to|into|as) (?:a decimal of )?(?:{_UNITS_EN}|hours|minutes|celsius|fahrenheit)\b"
+)
+"""'45 minutes in hours', '10 km to miles': an amount with its unit, then the unit wanted."""
+
+
 def unit_conversion(low: str) -> str | None:
     """The conversion asked, when the text names a unit, an amount and the unit it wants."""
-    if "how many" not in low:
+    if "how many" in low:
+        found = _UNIT_CONVERSION.search(low)
+        if found:
+            return found.group(0)
+    if " in " not in low and " to " not in low and " into " not in low and " as " not in low:
         return None
-    found = _UNIT_CONVERSION.search(low)
+    found = _AMOUNT_IN_UNIT.search(low)
     return found.group(0) if found else None
 
 
