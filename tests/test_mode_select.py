@@ -328,6 +328,18 @@ def test_natural_questions_from_many_kinds_of_users(language: str, path: Path) -
         ("250 grams to ounces", "react"),
         ("月薪12000，扣除公积金12%后是多少", "react"),
         ("make this kinder: stop emailing me at 11pm", "cot"),
+        # a percent written as a word; a unit named in Chinese numerals; a total from a unit price
+        ("whats 15 percent of 360", "react"),
+        ("一磅等于多少克", "react"),
+        ("120平的房子单价2万8，总价多少", "react"),
+        # a slash in a named rule or a date is no division; a story's prices changed by rates are computed, not
+        # looked up, and "高了还是低了" compares quantities, it weighs no plans
+        ("explain the 70/20/10 learning model", "cot"),
+        ("what happened on 7/4/1776", "cot"),
+        ("一件商品先打九折再涨价10%，现在的价格比原价高了还是低了？", "cot"),
+        # weather asked with a verb; a Chinese question asked with 几点
+        ("will it snow in boston tomorrow", "react"),
+        ("八点上课，骑车要25分钟，几点出发比较好", "cot"),
         ("一个正方形的周长增加10%，面积增加百分之几", "cot"),
         # a reading judged against a norm is no division; a metric's "conversion" is no unit conversion
         ("my bp reads 135/85, is that normal for a 50 year old?", "cot"),

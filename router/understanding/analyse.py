@@ -127,6 +127,7 @@ _JUDGED = ("算高", "算低", "算正常", "偏高", "偏低", "高吗", "低�
            "is that normal", "is this normal", "is it normal", "is it high", "is it low", "is that good", "is that bad",
            "too high", "too low", "normal for")
 """A reading judged against a norm ("血压140/90算高吗", "is 120/80 normal for my age"): its slash is no division."""
+_EXPLAINED = frozenset({"why", "explain", "happened", "rule"})
 _CODE_ASKS = ("write", "explain", "how do", "how to", "how can", "写", "解释", "怎么", "如何")
 """A request for code: the times it names ("a cron job at 02:30 on Mondays") are its parameters, not an entry."""
 _IN_TEXT = ("里的", "中的", "里面的", "里有", "中有", "in this email", "in this message", "in this text", "in the email",
@@ -274,7 +275,7 @@ def _understand(text: str) -> Understanding:
             and readings.rate_riddle(numbers, low)):
         scores["reasoning"] += 3.4
         evidence.append(("reasoning", "one number for workers, items and time (a rate riddle)", 3.4))
-    if has_cjk and digits and "conversion" not in signals and (converted := readings.zh_conversion(low)):
+    if has_cjk and numbers and "conversion" not in signals and (converted := readings.zh_conversion(low)):
         signals["conversion"] = converted
 
     # An exact figure: a ready-made expression, a percentage of an amount, a unit conversion,
@@ -288,13 +289,15 @@ def _understand(text: str) -> Understanding:
         ):
             expression = c.math_function.search(window)
         # "why does 1/3 + 1/3 + 1/3 equal 1?" asks for a reason; "is 140/90 high?" judges a reading, computes nothing
-        explaining = "why" in present or "为什么" in low or any(j in low for j in _JUDGED)
+        # "explain the 50/30/20 rule", "what happened on 9/11": a named rule or a date is explained, not computed
+        explaining = (not _EXPLAINED.isdisjoint(present) or "为什么" in low or any(j in low for j in _JUDGED))
         if expression and not explaining and (
             "calculate" in signals or len(body) <= 60 or "=?" in low.replace(" ", "")) and not re.search(
             re.escape(expression.group(0)) + r"[^=]{0,12}=\s*\d", low
         ):
             exact = f"expression '{expression.group(0).strip()}'"
-        elif any(k in window for k in ("%", "折", "百分之")) and (percent := c.percent_of.search(window)) is not None:
+        elif any(k in window for k in ("%", "折", "百分之", "percent")) and (
+                percent := c.percent_of.search(_percent_sign(window))) is not None:
             exact = f"percentage '{percent.group(0).strip()}'"
         elif "conversion" in signals:
             exact = f"conversion '{signals['conversion']}'"
@@ -306,6 +309,8 @@ def _understand(text: str) -> Understanding:
             exact = f"savings growth at a rate, {len(numbers)} inputs"
         elif converted := readings.unit_conversion(low):
             exact = f"conversion '{converted}'"
+        elif has_cjk and (total := readings.unit_total(low)):
+            exact = f"a unit price times a quantity '{total}'"
         if exact:
             constraints.add("exact_figure")
             scores["maths"] += 3.6
@@ -340,7 +345,8 @@ def _understand(text: str) -> Understanding:
     # stock mentioned without "now" and without a question is context, not a look-up.
     if not question_form and "deictic" not in signals:
         scores["live_data"] *= 0.5
-    if scores["live_data"] >= 0.8 and "deictic" in signals and len(body) <= _SCHEDULE_CHARS:
+    rates_given = len(numbers) >= 2 and "%" in low  # "先涨价10%再降价10%，现在的价格": a story's prices, computed
+    if scores["live_data"] >= 0.8 and "deictic" in signals and len(body) <= _SCHEDULE_CHARS and not rates_given:
         scores["live_data"] += 1.4
     elif "deictic" not in signals and len(body) > _PATTERN_CHARS:
         scores["live_data"] = min(scores["live_data"], 1.0)  # a long text's storms and strikes are its story
@@ -438,6 +444,11 @@ def _fits(task: str, low: str, present: set[str], signals: dict[str, str], mater
     if task == "coding":
         return not present.isdisjoint(_TECHNICAL) or any("\u3400" <= ch for ch in low)
     return True
+
+
+def _percent_sign(text: str) -> str:
+    """'18 percent of 240' read as '18% of 240'."""
+    return text.replace(" per cent", "%").replace(" percent", "%") if "percent" in text else text
 
 
 def _apostrophe(found: re.Match[str]) -> str:

@@ -177,7 +177,8 @@ FAMILIES: tuple[tuple[str, str, float, str, str, str], ...] = (
      "一步步|一步一步|逐步|分步|写出过程|解题过程|详细过程|推理过程", ""),
     ("reasoning", "quantity comparison", 2.2, "which number", "",
      r"which is (?:heavier|lighter|larger|bigger|greater|smaller|longer|shorter|faster|slower|older|higher|lower|"
-     r"more likely|closer|farther)|which (?:weighs|costs|lasts|holds|takes) (?:more|less|longer)|哪个(?:更|比较)?(?:大|小|重|轻|多|少|长|短|快|慢|高|低)(?![方法])|谁(?:更)?(?:大|多|重|快|高|矮|老|年轻)"),
+     r"more likely|closer|farther)|which (?:weighs|costs|lasts|holds|takes) (?:more|less|longer)|"
+     r"(?:高|大|多|长|快|重|贵)了?还是(?:低|小|少|短|慢|轻|便宜)了?|哪个(?:更|比较)?(?:大|小|重|轻|多|少|长|短|快|慢|高|低)(?![方法])|谁(?:更)?(?:大|多|重|快|高|矮|老|年轻)"),
     # --- structured extraction -------------------------------------------------------------------
     ("extraction", "extraction request", 4.0,
      "extract|parse this|parse these|parse the following|parse out|pull out|fill in|structured|in the format|key fields|"
@@ -367,7 +368,8 @@ FAMILIES: tuple[tuple[str, str, float, str, str, str], ...] = (
      "cloudy|overcast|tornado|blizzard|wind chill|chilly",
      "天气|气温|下雨|下雪|降雨|降温|雾霾|大雾|冰雹|寒潮|沙尘暴|暴雪|霜冻|阴天|多云|有雨|有雪|有暴雨|雷阵雨|阵雨|暴雨|空气质量|刮风|台风|晴天|带伞|紫外线|冷不冷|热不热|热吗|冷吗|穿外套|零下|羽绒服|穿什么",
      r"how (?:hot|cold|warm|humid) is it|"
-     r"\bis it (?:going to be |gonna be |supposed to be )?(?:hot|cold|warm|chilly|humid|freezing|raining|snowing|sunny|windy)\b"),
+     r"\bis it (?:going to be |gonna be |supposed to be )?(?:hot|cold|warm|chilly|humid|freezing|raining|snowing|sunny|windy)\b|"
+     r"\b(?:will|is|does|did|gonna) it (?:gonna |going to |supposed to )?(?:rain|snow|freeze|frost|hail|storm|drizzle|pour)\b"),
     ("live_data", "temperature question", 1.0, "", "", r"(?:多少|几)度(?!角)"),
     ("live_data", "market data", 3.0,
      "exchange rate|stock price|share price|price of gold|price of oil|price of bitcoin|market cap|gold price|"
@@ -450,7 +452,7 @@ SIGNALS: tuple[tuple[str, str, str], ...] = (
      "给了|买了|卖了|用了|剩下|还剩|一共|共有|每人|每个|分给|出发|相距|同时|花了"),
     ("question word",
      "what|how|why|which|when|where|who|whom|whose|is it|are there|can you|could you|should|do i|does|did",
-     "吗|呢|什么|怎么|为什么|为啥|哪|如何|是否|是不是|多少"),
+     "吗|呢|什么|怎么|为什么|为啥|哪|如何|是否|是不是|多少|几点|几号|几时|几月|几次|几个|几天|几岁"),
     ("format",
      "json|yaml|csv|xml|markdown|table|spreadsheet|bullet list|bulleted list|bullet points|numbered list|"
      "in the format|as a list|key-value",
@@ -548,7 +550,7 @@ OPTION_FAMILIES: tuple[tuple[str, float, str, str, str], ...] = (
 HINTS: dict[str, tuple[str, ...]] = {
     "say it in a language": (*_LANGS.split(), *_ZH_LANGS.split("|"), "意思", "mean"),
     "quantity comparison": ("which is", "which weighs", "which costs", "which lasts", "which holds", "which takes",
-                            "哪个", "谁"),
+                            "哪个", "谁", "还是"),
     "extraction request": ("turn", "convert", "list", "find", "every", "from this", "from that", "from these",
                            "from the", "all the", "all of the", "json", "csv", "yaml", "table",
                            "spreadsheet", "按"),
@@ -574,7 +576,7 @@ HINTS: dict[str, tuple[str, ...]] = {
     "titled work": ("《", "理解"),
     "historical date": ("in", "during", "since", "after", "before", "of"),
     "explain": ("how",),
-    "live-data noun": ("how", "is"),
+    "live-data noun": ("how", "is", "will", "gonna", "does", "did"),
     "temperature question": ("度",),
     "news": ("最新", "latest", "消息", "政策", "新规", "通知", "公告", "动静", "新闻", "earthquake", "earthquakes", "quake",
              "tremor", "aftershock", "outage", "blackout", "tornado", "地震", "余震", "停电", "火灾", "爆炸"),
@@ -598,7 +600,8 @@ _MONTH_EN = (
 NUMBER = r"\d+(?:[.,]\d+)*(?!\d|st\b|nd\b|rd\b|th\b)"
 """Numbers with digits (ordinals are positions, not quantities); Chinese numerals apart (``ZH_NUMBER``)
 so that the digits pattern starts with a character class the regex engine can skip to."""
-ZH_NUMBER = rf"[{_ZH_DIGIT}]+(?=分之|个|只|辆|本|元|块|岁|天|小时|分钟|米|公里|千米|人|次|倍|头|条|%|颗|杯|年)"
+ZH_NUMBER = (rf"[{_ZH_DIGIT}]+(?=分之|个|只|辆|本|元|块|岁|天|小时|分钟|米|公里|千米|人|次|倍|头|条|%|颗|杯|年|斤|克|公斤|千克|磅|"
+             r"盎司|升|毫升|加仑|英里|英尺|英寸|尺|寸|码|亩)")
 _OPERATOR = (
     r"\*\*|[+*/×÷^]|\s-(?=\s*\d)|-(?=\s+\d)|x(?=\s*\d)|mod|to the power(?: of)?|raised to(?: the power of)?|times|"
     r"multiplied by|divided by|plus|minus|乘以|除以|加上|减去|乘|除|加|减"

@@ -43,7 +43,8 @@ _UNIT_PREFIXES = frozenset({"千", "百", "万", "十"})
 _SPANS = ("minute", "hour", "day", "week", "分钟", "小时", "天")
 _ZH_UNITS = "厘米|公分|毫米|米|公里|千米|英里|英尺|英寸|码|斤|公斤|千克|克|磅|盎司|升|毫升|加仑|摄氏度|华氏度|亩|平方米|平方英尺"
 _ZH_CONVERSION = LazyPattern(
-    rf"\d+(?:\.\d+)?\s*(?:{_ZH_UNITS})[^，。？?！!]{{0,4}}(?:是|等于|合|折合|换成|换算成|相当于)[^，。？?]{{0,3}}(?:几|多少)|"
+    rf"(?:\d+(?:\.\d+)?|(?<![\u4e00-\u9fff])[一两二三四五六七八九十百千半]+)\s*(?:{_ZH_UNITS})[^，。？?！!]{{0,4}}"
+    r"(?:是|等于|合|折合|换成|换算成|相当于)[^，。？?]{0,3}(?:几|多少)|"
     r"(?:华氏|摄氏)\s*\d+(?:\.\d+)?\s*度[^，。？?]{0,4}(?:是|等于|合|换算成|相当于)[^，。？?]{0,4}(?:几|多少)",
     ascii="",
 )
@@ -123,6 +124,20 @@ def unit_conversion(low: str) -> str | None:
     return found.group(0) if found else None
 
 
+_UNIT_TOTAL = LazyPattern(
+    r"(?:每平|每平米|每平方米?|单价)[^，。？?]{0,4}[\d一二两三四五六七八九十][^？?]{0,30}(?:总价|总额|总金额|总费用|一共|总共|合计)"
+    r"|(?:总价|总额|总金额|总费用|一共|总共|合计)[^？?]{0,30}(?:每平|每平米|每平方米?|单价)[^，。？?]{0,4}[\d一二两三四五六七八九十]",
+    ascii="",
+)
+"""'80平米，每平3万5，总价多少': a unit price times a quantity, asked as a total."""
+
+
+def unit_total(low: str) -> str | None:
+    """A total asked from a unit price and a quantity."""
+    found = _UNIT_TOTAL.search(low)
+    return found.group(0) if found else None
+
+
 def inline_options(low: str) -> bool:
     """Lettered answers on one line: an exam item, whose options are all it needs."""
     return _INLINE_OPTIONS.search(low) is not None
@@ -140,4 +155,4 @@ def clock_now(low: str) -> bool:
 
 
 __all__ = ["calendar_arithmetic", "clock_now", "current_value", "inline_options", "rate_riddle", "recent_result",
-           "unit_conversion", "zh_conversion"]
+           "unit_conversion", "unit_total", "zh_conversion"]
