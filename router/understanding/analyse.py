@@ -76,6 +76,10 @@ _MATERIAL_OPS = frozenset({"extraction request", "operation on items"})
 _GREETING_WORDS = 12
 """A greeting or thanks opens a message: only the first words are read for one."""
 _PUZZLE = frozenset({"constraint puzzle", "deduction", "logic puzzle"})
+_TOPICAL = frozenset({"world facts", "everyday know-how"})
+_TOPICAL_CHARS = 200
+"""Topic nouns (a recipe, a river) say what a short question is about; in a long text or a word problem
+they are the text's material."""
 _PREMISES = frozenset({"constraint puzzle", "deduction"})
 """Families whose match says the text is a puzzle's premises ("logic puzzle" has words such as "logic" that
 name a subject too)."""
@@ -271,6 +275,12 @@ def _understand(text: str) -> Understanding:
 
     # Number words are quantities of a word problem too ("half of Leo's age and five years younger").
     quantities = len(numbers) + len(present & _NUMBER_WORDS)
+    if (len(body) > _TOPICAL_CHARS or quantities >= 2) and not names.isdisjoint(_TOPICAL):
+        # a word problem's cake and a pasted story's island are the material, not what is asked about
+        for index in c.topical_families:
+            if c.families[index].name in names:
+                scores[c.families[index].task] -= c.families[index].weight
+                names.discard(c.families[index].name)
     if (len(body) <= _RIDDLE_CHARS and not proof and not lettered and "code" not in constraints
             and readings.rate_riddle(numbers, low)):
         scores["reasoning"] += 3.4

@@ -304,11 +304,10 @@ FAMILIES: tuple[tuple[str, str, float, str, str, str], ...] = (
      "species|organ|bone|bones|brain|neuron|heart|blood|enzyme|acid|metal|element|chemical|reaction|engine|"
      "statistics|p-value|statistical|hypothesis|machine learning|neural network|overfitting|"
      "thermodynamics|thermodynamic|laws of thermodynamics|law of thermodynamics|laws of motion|law of gravity|"
-     "entropy|information theory|heat|magnet|magnetic|magnetism|electricity|electric|voltage|radiation|nuclear|"
-     "fusion|fission|wavelength|frequency|laser|semiconductor|transistor|battery|batteries|photon|photons|particle|"
-     "particles|oxygen|carbon|hydrogen|nitrogen|tectonic|tectonics|geology|ecosystem|ecosystems|ecology|antibiotic|"
-     "antibiotics|hormone|hormones|digestion|metabolism|blockchain|cryptocurrency|artificial intelligence|wifi|"
-     "wi-fi|bluetooth|gps|microwave|microwaves|sound waves|"
+     "entropy|information theory|magnetism|electromagnetism|electromagnetic|voltage|radiation|nuclear fusion|"
+     "nuclear fission|wavelength|semiconductor|semiconductors|transistor|photon|photons|tectonic|tectonics|geology|"
+     "ecosystem|ecosystems|antibiotic|antibiotics|hormone|hormones|metabolism|blockchain|cryptocurrency|"
+     "artificial intelligence|sound waves|"
      "computer|internet|satellite|rocket|moon|sun|sky|ocean|volcano|earthquake",
      "物理|化学|生物|科学|原子|分子|细胞|基因|蛋白质|病毒|细菌|疫苗|免疫|疾病|癌症|医学|症状|光合作用|重力|引力|能量|"
      "量子|相对论|电子|行星|恒星|星系|宇宙|气候|进化|物种|器官|大脑|神经|心脏|血液|酶|金属|元素|化学反应|发动机|"
@@ -719,6 +718,8 @@ class Compiled:
     advice_family: int
     calendar_family: int
     programming_family: int
+    topical_families: tuple[int, ...]
+    """The topic-noun families ("world facts", "everyday know-how"): they count only in short questions."""
     """Index of the "personal advice" family (without a first person it is a question about the world)."""
     """Index of the "imperative write" family (it does not count when the thing to write is code)."""
     """Index of the "code marks" family (error names found while reading words count for it)."""
@@ -818,6 +819,7 @@ def compiled() -> Compiled:
         advice_family=next(i for i, f in enumerate(families) if f.name == "personal advice"),
         calendar_family=next(i for i, f in enumerate(families) if f.name == "calendar request"),
         programming_family=next(i for i, f in enumerate(families) if f.name == "programming vocabulary"),
+        topical_families=tuple(i for i, f in enumerate(families) if f.name in ("world facts", "everyday know-how")),
         word=re.compile(WORD),
         zh={k: tuple(sorted(v, key=lambda e: -len(e[0]))) for k, v in first.items()},
         zh_first=frozenset(first),
