@@ -340,6 +340,28 @@ def test_natural_questions_from_many_kinds_of_users(language: str, path: Path) -
         # weather asked with a verb; a Chinese question asked with 几点
         ("will it snow in boston tomorrow", "react"),
         ("八点上课，骑车要25分钟，几点出发比较好", "cot"),
+        # a pot's present value ("up to"), two currencies by name, savings per week, a conversion in words
+        ("what's the lotto jackpot up to", "react"),
+        ("where's the yen against the dollar", "react"),
+        ("if we put away 80 a week at 4%, how much after 5 years", "react"),
+        ("how many ounces in a half gallon", "react"),
+        # a slash in an expression asked for its meaning; fields got from a pasted text; a verb on both sides of 还是
+        ("what does 20/20 vision mean", "cot"),
+        ("pull the flight number and gate from: BA 287 now boarding at gate B12", "few_shot"),
+        ("开车去还是坐高铁去", "tot"),
+        ("买宝马还是奔驰", "tot"),
+        # a place's state now named in several words; an amount in any traded currency; sizes asked with "is"
+        ("Is Gatwick North security crowded right now?", "react"),
+        ("I'm wiring 3,000 NZD to my brother in Tokyo, how many yen is that?", "react"),
+        ("how many kilobytes is 1.5 megabytes", "react"),
+        # a finance question asked for a reason; a note to write that mentions tomorrow; a reminder to write
+        ("Why does a 20-year loan at 5% cost less interest than a 30-year one?", "cot"),
+        ("帮我写个假条，后天下午要去考试", "cot"),
+        ("每月最后一天下午提醒我写月度总结", "few_shot"),
+        # time zones as a topic are no clock to read; the next departure of a named line; a rate per another period
+        ("we're 8 engineers spread over 4 time zones, how should we handle on-call", "cot"),
+        ("when's the next 38 bus from union square", "react"),
+        ("i make 31 an hour, how much would that be a year", "react"),
         ("一个正方形的周长增加10%，面积增加百分之几", "cot"),
         # a reading judged against a norm is no division; a metric's "conversion" is no unit conversion
         ("my bp reads 135/85, is that normal for a 50 year old?", "cot"),

@@ -131,6 +131,7 @@ _JUDGED = ("算高", "算低", "算正常", "偏高", "偏低", "高吗", "低�
            "is that normal", "is this normal", "is it normal", "is it high", "is it low", "is that good", "is that bad",
            "too high", "too low", "normal for")
 """A reading judged against a norm ("血压140/90算高吗", "is 120/80 normal for my age"): its slash is no division."""
+_REMINDERS = ("remind me", "reminder", "提醒我", "提醒一下", "记一下", "记下")
 _EXPLAINED = frozenset({"why", "explain", "happened", "rule"})
 _CODE_ASKS = ("write", "explain", "how do", "how to", "how can", "写", "解释", "怎么", "如何")
 """A request for code: the times it names ("a cron job at 02:30 on Mondays") are its parameters, not an entry."""
@@ -197,6 +198,9 @@ def _understand(text: str) -> Understanding:
         weight = c.families[c.advice_family].weight
         scores["chat"] -= weight
         scores["knowledge"] += weight
+    if "calendar request" in names and scores["writing"] > 0 and _reminds_first(low):
+        # "提醒我周五写周报", "remind me to write the report": the piece to write is the entry's activity
+        scores["writing"] = min(scores["writing"], 1.0)
     if "calendar request" in names and any(h in low for h in _HOW_TO):
         # "how do I schedule a script to run every monday": asks how to do it, files nothing
         scores["schedule"] -= c.families[c.calendar_family].weight
@@ -290,7 +294,9 @@ def _understand(text: str) -> Understanding:
 
     # An exact figure: a ready-made expression, a percentage of an amount, a unit conversion,
     # a finance formula with its inputs. Never inside a proof, a text to rework, or code.
-    if (numbers or digits or quantities >= 2) and not proof and not text_work and "code" not in constraints and not (material and operation):
+    # "how many tablespoons in a quarter cup": a conversion whose amount is written in words
+    worded = not digits and "how many" in low and readings.unit_conversion(low) is not None
+    if (numbers or digits or quantities >= 2 or worded) and not proof and not text_work and "code" not in constraints and not (material and operation):
         exact = None
         expression = c.expression.search(window) if digits else None
         if expression is None and digits and (
@@ -300,7 +306,8 @@ def _understand(text: str) -> Understanding:
             expression = c.math_function.search(window)
         # "why does 1/3 + 1/3 + 1/3 equal 1?" asks for a reason; "is 140/90 high?" judges a reading, computes nothing
         # "explain the 50/30/20 rule", "what happened on 9/11": a named rule or a date is explained, not computed
-        explaining = (not _EXPLAINED.isdisjoint(present) or "为什么" in low or any(j in low for j in _JUDGED))
+        explaining = (not _EXPLAINED.isdisjoint(present) or "为什么" in low or any(j in low for j in _JUDGED)
+                      or ("what does" in low and ("mean" in present or "stand" in present)))  # "what does 24/7 mean"
         if expression and not explaining and (
             "calculate" in signals or len(body) <= 60 or "=?" in low.replace(" ", "")) and not re.search(
             re.escape(expression.group(0)) + r"[^=]{0,12}=\s*\d", low
@@ -311,11 +318,11 @@ def _understand(text: str) -> Understanding:
             exact = f"percentage '{percent.group(0).strip()}'"
         elif "conversion" in signals:
             exact = f"conversion '{signals['conversion']}'"
-        elif "exact finance" in signals and len(numbers) >= 2:
+        elif "exact finance" in signals and len(numbers) >= 2 and not explaining:
             exact = f"finance formula with {len(numbers)} inputs"
-        elif "ratio asked" in signals and sum(n[0].isdigit() for n in numbers) >= 2:  # amounts, not "一个正方形"
+        elif "ratio asked" in signals and sum(n[0].isdigit() for n in numbers) >= 2 and not explaining:  # amounts, not "一个正方形"
             exact = f"a ratio of given amounts '{signals['ratio asked']}'"
-        elif "savings growth" in signals and "%" in window and len(numbers) >= 2:
+        elif "savings growth" in signals and "%" in window and len(numbers) >= 2 and not explaining:
             exact = f"savings growth at a rate, {len(numbers)} inputs"
         elif converted := readings.unit_conversion(low):
             exact = f"conversion '{converted}'"
@@ -454,6 +461,13 @@ def _fits(task: str, low: str, present: set[str], signals: dict[str, str], mater
     if task == "coding":
         return not present.isdisjoint(_TECHNICAL) or any("\u3400" <= ch for ch in low)
     return True
+
+
+def _reminds_first(low: str) -> bool:
+    """Whether a reminder request comes before the first writing verb."""
+    remind = min((at for at in (low.find(r) for r in _REMINDERS) if at != -1), default=-1)
+    write = min((at for at in (low.find(w) for w in ("write", "写", "draft")) if at != -1), default=-1)
+    return remind != -1 and (write == -1 or remind < write)
 
 
 def _percent_sign(text: str) -> str:

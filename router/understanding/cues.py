@@ -39,8 +39,8 @@ FAMILIES: tuple[tuple[str, str, float, str, str, str], ...] = (
      rf"(?:into|to) (?:{_LANG_RE})[.:?!]?$|(?:{_ZH_LANGS})(?:里|中)?.{{0,20}}是?什么意思|"
      rf"^(?:from )?(?:{_LANG_RE}) (?:to|into|->|→) (?:{_LANG_RE})\b|what(?:'s| is) .{{1,60}} in (?:{_LANG_RE})[?.!]?$|"
      r"[“\"'‘][a-z][a-z' .,!?-]{1,60}[”\"'’]\s*(?:是什么|是啥|什么|啥)意思|"
-     rf"what(?:'s| is) the (?:{_LANG_RE}) (?:word |phrase |expression )?for\b|"
-     r"\bwhat does [“\"‘'][^\"”’]{1,60}[”\"’'] (?:mean|stand for)[?.!]*$"),
+     rf"what(?:'s| is) the (?:{_LANG_RE}) (?:word |phrase |expression )?for\b"),
+    ("translation", "quoted meaning", 3.5, "", "", r"\bwhat does [“\"‘'][^\"”’]{1,60}[”\"’'] (?:mean|stand for)[?.!]*$"),
     ("translation", "rewrite verb", 3.8,
      "rewrite|re-write|rephrase|paraphrase|reword|proofread|polish this|polish my|friendlier|politer|"
      "more polite|less blunt|more formal|less formal|more professional|more casual|sound more|sound less|"
@@ -190,6 +190,8 @@ FAMILIES: tuple[tuple[str, str, float, str, str, str], ...] = (
      r"(?:list|find) (?:all|every) .{1,40} (?:in|from|mentioned)|every \w+(?: address| number| name)e?s? .{0,30}from|"
      r"按照?.{0,12}格式|按.{0,6}模板|"
      r"\bfrom (?:this|that|these|the following|the above|the) [\w-]+(?: [\w-]+)?,? (?:get|pull|grab|give me|list|find|take|copy)\b|"
+     r"\b(?:get|pull|grab|take|copy|find|list|give me)\b[^:：\n]{1,50}\bfrom(?: this| that| these| the following| the above| below)?"
+     r"(?: \w+)?\s*[:：]|"
      r"\ball (?:the |of the )?\w+(?: \w+)? (?:in|from|mentioned in|named in) (?:this|these|the following|the above)\b|"
      r"\b(?:make|create|build|give me|put together) (?:me )?(?:a |an )?(?:json|csv|yaml|table|spreadsheet)\b(?! schema)"
      r"[^:：\n]{0,60}[:：]"),
@@ -227,7 +229,7 @@ FAMILIES: tuple[tuple[str, str, float, str, str, str], ...] = (
      r"演讲稿|发言稿|致辞|标语|口号|广告|歌词|剧本|短文|日记|周报|总结|简历|自我介绍|段子|笑话|评论|帖子|朋友圈|"
      r"散文|随笔|游记|童话|寓言|对白|台词|主持词|串词|开场白|情书|贺词|悼词|祝酒词|宣传语|广告语|软文|推文|标题|"
      r"的话|段话|介绍|感言|寄语|留言|贺卡|读后感|观后感|文字|记叙文|议论文|说明文|邀请函|请柬|通知|倡议书|申请书|"
-     r"检讨书|感谢信|推荐信|求职信|jd|职位描述|岗位描述|招聘启事)|写(?:一|两|几)?[篇首封]|"
+     r"检讨书|感谢信|推荐信|求职信|jd|职位描述|岗位描述|招聘启事|请假条|假条|便条|借条|欠条|留言条)|写(?:一|两|几)?[篇首封]|"
      r"想.{0,10}(?:口号|标语|名字|标题|广告语|文案|宣传语)|(?:以|用)[“\"《].{1,20}[”\"》]为题|创作|撰写|起草|描写|"
      r"(?:起|取)(?:个|一个|几个|[\d一二三四五六七八九十]+个)?.{0,10}(?:名字|店名|名称|标题|书名|网名|昵称)|取名|命名|"
      r"\btell (?:me |us )?(?:a |an |some |another |\d+ |two |three |funny |short |bedtime |scary )(?:[\w-]+ ){0,2}"
@@ -367,7 +369,8 @@ FAMILIES: tuple[tuple[str, str, float, str, str, str], ...] = (
      "cloudy|overcast|tornado|blizzard|wind chill|chilly",
      "天气|气温|下雨|下雪|降雨|降温|雾霾|大雾|冰雹|寒潮|沙尘暴|暴雪|霜冻|阴天|多云|有雨|有雪|有暴雨|雷阵雨|阵雨|暴雨|空气质量|刮风|台风|晴天|带伞|紫外线|冷不冷|热不热|热吗|冷吗|穿外套|零下|羽绒服|穿什么",
      r"how (?:hot|cold|warm|humid) is it|"
-     r"\bis it (?:going to be |gonna be |supposed to be )?(?:hot|cold|warm|chilly|humid|freezing|raining|snowing|sunny|windy)\b|"
+     r"\bis it (?:going to be |gonna be |supposed to be )?(?:hot|cold|warm|chilly|humid|freezing|raining|snowing|sunny|windy)\b"),
+    ("live_data", "weather verb", 3.0, "", "",
      r"\b(?:will|is|does|did|gonna) it (?:gonna |going to |supposed to )?(?:rain|snow|freeze|frost|hail|storm|drizzle|pour)\b"),
     ("live_data", "temperature question", 1.0, "", "", r"(?:多少|几)度(?!角)"),
     ("live_data", "market data", 3.0,
@@ -386,12 +389,14 @@ FAMILIES: tuple[tuple[str, str, float, str, str, str], ...] = (
      r"一(?:美元|欧元|英镑|日元|人民币|港币|韩元)[^，。？?]{0,6}(?:换|兑|等于)|"
      rf"\b(?:{_CURRENCIES})\s*(?:to|/|vs|in|兑|换|\s)\s*(?:{_CURRENCIES})\b|"
      rf"\b(?:{_CURRENCIES}) (?:to|vs|against|into) (?:euros?|dollars?|pounds?|yen|yuan|rupees?|pesos?|francs?|rubles?|won|reais)\b|"
-     rf"\b(?:euros?|dollars?|pounds?|yen|yuan|rupees?|pesos?|francs?) (?:to|vs|against|into) (?:{_CURRENCIES})\b"),
+     rf"\b(?:euros?|dollars?|pounds?|yen|yuan|rupees?|pesos?|francs?) (?:to|vs|against|into) (?:{_CURRENCIES})\b|"
+     r"\b(?:euro|dollar|pound|yen|yuan|rupee|peso|franc)s? (?:at )?(?:vs|against|versus) (?:the )?"
+     r"(?:euro|dollar|pound|yen|yuan|rupee|peso|franc)s?\b"),
     ("live_data", "market asset", 0.8,
      "stock|stocks|shares|bitcoin|btc|ethereum|crypto|nasdaq|nikkei|ftse|dax|hang seng|dow jones|dow|s&p|tesla|gold|silver",
      "股票|比特币|以太坊|纳斯达克|道琼斯|大盘|a股|港股|美股|上证|深证|恒生|沪深|创业板|基金净值|黄金|白银|原油|期货", ""),
     ("live_data", "currency conversion", 2.8, "", "美元兑|欧元兑|英镑兑|日元兑|人民币兑|港币兑",
-     r"\d[\d,.]*\s*(?:usd|eur|gbp|jpy|cny|rmb|dollars?|euros?|pounds?|yen|yuan|美元|欧元|英镑|日元|人民币|港币|韩元)"
+     rf"\d[\d,.]*\s*(?:{_CURRENCIES}|dollars?|euros?|pounds?|yen|yuan|pesos?|rupees?|美元|欧元|英镑|日元|人民币|港币|韩元)"
      r"[^.?？。]{0,30}(?:in|to|into|换|兑|等于|是多少|合)"
      rf"|\b(?:{_CURRENCIES}|btc)\s*(?:to|/|兑|换)\s*(?:{_CURRENCIES})\b"),
     ("live_data", "news", 3.0, "news|headline|headlines|breaking|trending|latest on|latest about|latest version|latest release|"
@@ -404,7 +409,8 @@ FAMILIES: tuple[tuple[str, str, float, str, str, str], ...] = (
      r"(?:earthquake|quake|tremor|aftershock|power outage|blackout|tornado warning)s?\b|"
      r"(?:是不是|有没有|是否)(?:发生了?)?(?:地震|余震|停电|火灾|爆炸)|(?:地震|余震|停电)了(?:吗|没)"),
     ("live_data", "clock/calendar", 3.0,
-     "what time is it|current time|local time|time is it|time now|time zone|what day is it|what day is today|"
+     "what time is it|current time|local time|time is it|time now|what time zone|which time zone|time zone is|"
+     "what day is it|what day is today|"
      "what's the time|what is the time|the time in|"
      "today's date|what's the date|what is the date",
      "几点了|几点钟|现在几点|是几点|时间是多少|当地时间|时区|几月几号",
@@ -419,9 +425,10 @@ FAMILIES: tuple[tuple[str, str, float, str, str, str], ...] = (
      "train times",
      "路况|堵车吗|航班|比分|赛果|谁赢了|营业时间|余票|快递到哪|物流|赢了吗|输了吗|赢了没|输了没|赢没赢|战况|赛况|积分榜|"
      "停运|停飞|开门了吗|还开着吗|比赛结果|上映|热映|排片|还有票|有票吗|有没有票|还有座|还在运营|正常运营|正常运行|延误|晚点|宕机|崩了吗|挂了吗",
-     r"\b(?:is|are) (?!it\b|that\b|this\b|i\b|you\b|he\b|she\b|we\b|they\b)[\w.'-]+(?: [\w.'-]+){0,2} "
-     r"(?:down|offline|degraded|not working|not loading|closed|shut|cancelled|canceled|delayed|having (?:an? )?(?:outage|issues|problems)|"
-     r"open (?:on|today|tomorrow|tonight|now|right now|this|late|at))\b"),
+     r"\b(?:is|are) (?!it\b|that\b|this\b|i\b|you\b|he\b|she\b|we\b|they\b)[\w.'-]+(?: [\w.'-]+){0,3} "
+     r"(?:down|offline|degraded|busy|crowded|packed|not working|not loading|closed|shut|cancelled|canceled|delayed|having (?:an? )?(?:outage|issues|problems)|"
+     r"open (?:on|today|tomorrow|tonight|now|right now|this|late|at))\b|"
+     r"\bnext (?:[\w'-]+ ){0,2}(?:bus|train|tram|ferry|flight|departure|shuttle|subway)\b"),
     ("live_data", "lookup verb", 1.8, "look up|lookup|search|search for|google it|google this|fetch|find out|browse",
      "查一下|查询|查查|查下|搜索|搜一下|帮我查|上网查|检索", ""),
     # --- schedule: an explicit request to file a dated item -------------------------------------
@@ -472,7 +479,7 @@ SIGNALS: tuple[tuple[str, str, str], ...] = (
      "how many millimeters|how many kilograms|how many litres|how many liters|how many gallons|how many yards",
      "换算|转换成|等于多少公里|等于多少英里|等于多少米|等于多少斤|等于多少磅|是多少公里|是多少英里|是多少斤|是多少磅|摄氏度|华氏度"),
     ("savings growth", "grow to|grows to|will it be worth|be worth after|end up with|invest|invested|investing|"
-     "compounding|per month|a month|/month|each month|every month|grows from|grow from|grows at|grow at|growing at|"
+     "compounding|per month|a month|/month|each month|every month|a week|per week|each week|every week|weekly|grows from|grow from|grows at|grow at|growing at|"
      "month over month|month-over-month|year over year|year-over-year|per annum|each year|every year|per year|a year|"
      "annually|yearly", "存|每月|每个月|定投|复利|环比|同比|每年"),
     ("ratio asked",
@@ -510,7 +517,9 @@ OPTION_FAMILIES: tuple[tuple[str, float, str, str, str], ...] = (
      "which is worth|which one is worth|which are worth|which makes more sense|which makes the most sense|which is smarter|"
      "which would you pick|which would you go with|which would you choose|which would you recommend|what would you pick",
      "哪个|哪种|哪一个|哪家|选哪|怎么选|如何选|该选|选择哪|怎么决策|如何决策|帮我选|帮忙选|替我选",
-     r"\bshould (?:i|we|our \w+|my \w+) [^?.]{1,50} or [^?.]{1,40}(?:\?|$)|^(?:买|选|去|学|用|租|住|换|报|读|考|开)[^，。？?]{1,12}还是[^，。？?]{1,12}[？?]|\bvs\.? [\w' .&+-]{1,25} vs\.? |^[\w' .&+-]{1,30} (?:or|vs\.?|versus) [\w' .&+-]{1,30}(?: for [\w' .&+-]{1,40})?$|"
+     r"\bshould (?:i|we|our \w+|my \w+) [^?.]{1,50} or [^?.]{1,40}(?:\?|$)|^(?:买|选|去|学|用|租|住|换|报|读|考|开)[^，。？?]{1,12}还是[^，。？?]{1,12}(?:[？?]|$)|"
+     r"^[^，。？?]{0,8}(?:买|卖|租|去|回|学|读|考|用|选|住|换|报|做|开|留|找)[^，。？?]{0,8}还是[^，。？?]{0,4}"
+     r"(?:买|卖|租|去|回|学|读|考|用|选|住|换|报|做|开|留|找)|\bvs\.? [\w' .&+-]{1,25} vs\.? |^[\w' .&+-]{1,30} (?:or|vs\.?|versus) [\w' .&+-]{1,30}(?: for [\w' .&+-]{1,40})?$|"
      r"which \w+ (?:should|would|is better|to (?:choose|pick|buy|use))|^[\w' .&+-]{1,30} (?:or|vs\.?|versus) "
      r"[\w' .&+-]{1,30}[^?\n]{0,80}\?|哪[里儿]?.{0,6}(?:更?好|合适|划算)[？?呢]|选.{1,10}还是|还是.{1,12}(?:好|合适|划算|容易|适合|值得|有前途|靠谱)(?:[？?呢吗]|$)|"
      r"(?:该不该|要不要|应不应该|是否应该|是不是应该)[^，。？?]{0,6}(?:跳槽|辞职|离职|换|买|卖|搬|读|考|报|结婚|分手|出国|"
@@ -547,10 +556,12 @@ OPTION_FAMILIES: tuple[tuple[str, float, str, str, str], ...] = (
 # A family's pattern runs only when one of its hints is in the text: most texts lack all of them,
 # and a substring test costs far less than a regex scan.
 HINTS: dict[str, tuple[str, ...]] = {
-    "say it in a language": (*_LANGS.split(), *_ZH_LANGS.split("|"), "意思", "mean"),
+    "say it in a language": (*_LANGS.split(), *_ZH_LANGS.split("|"), "意思"),
+    "quoted meaning": ("mean",),
+    "greeting/thanks": ("morning", "mornin", "afternoon", "evening", "night"),
     "quantity comparison": ("which is", "which weighs", "which costs", "which lasts", "which holds", "which takes",
                             "哪个", "谁", "还是"),
-    "extraction request": ("turn", "convert", "list", "find", "every", "from this", "from that", "from these",
+    "extraction request": ("turn", "convert", "list", "find", "every", "from this", "from that", "from these", "from:",
                            "from the", "all the", "all of the", "json", "csv", "yaml", "table",
                            "spreadsheet", "按"),
     "template fields": ("time", "person", "时间", "人物"),
@@ -563,7 +574,7 @@ HINTS: dict[str, tuple[str, ...]] = {
     "take a role": ("you", "you're", "yourself", "be", "would", "play", "以", "模仿"),
     "constraint puzzle": ("than", "beat", "beats", "outran", "outscored", "ahead", "before", "behind", "of", "比",
                           "daughter", "daughters", "son", "sons", "brother", "brothers", "sister", "sisters", "siblings"),
-    "live status": ("down", "offline", "degraded", "having", "working", "loading", "closed", "shut", "cancelled", "canceled",
+    "live status": ("down", "offline", "degraded", "having", "busy", "crowded", "packed", "next", "working", "loading", "closed", "shut", "cancelled", "canceled",
                     "delayed", "open"),
     "feelings": ("feel", "feeling"),
     "rewrite verb": ("make", "simplify", "turn"),
@@ -575,7 +586,8 @@ HINTS: dict[str, tuple[str, ...]] = {
     "titled work": ("《", "理解"),
     "historical date": ("in", "during", "since", "after", "before", "of"),
     "explain": ("how",),
-    "live-data noun": ("how", "is", "will", "gonna", "does", "did"),
+    "live-data noun": ("how", "is"),
+    "weather verb": ("rain", "snow", "freeze", "frost", "hail", "storm", "drizzle", "pour"),
     "temperature question": ("度",),
     "news": ("最新", "latest", "消息", "政策", "新规", "通知", "公告", "动静", "新闻", "earthquake", "earthquakes", "quake",
              "tremor", "aftershock", "outage", "blackout", "tornado", "地震", "余震", "停电", "火灾", "爆炸"),

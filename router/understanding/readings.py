@@ -22,12 +22,13 @@ from router.lazyre import LazyPattern
 _VALUE_EN = LazyPattern(
     r"\bhow much (?:is|are|does|do)\b|\b(?:trading|going|sitting|selling) (?:at|for)\b|"
     r"\bwhat(?:'s|s| is| are)\b.{1,40}\bat\b(?! (?:home|work|school|night|the (?:end|start|moment)))|"
+    r"\bwhat(?:'s|s| is)\b.{1,40}\bup to\s*[?!.]*$|"
     r"\b(?:price|prices|cost|costs|rate|rates|level|levels|value|worth|up or down|cancelled|canceled|delayed|running|"
     r"open|closed|crowded|busy|sold out|available|score|scores|result|results|standings)\b"
 )
 """Questions after a value or a state: "how much is", "trading at", "what's X at", a price, a rate, open or
 cancelled."""
-MARKET_NOW = ("trading at", "trading for", "going at", "going for", "selling at", "selling for", "sitting at")
+MARKET_NOW = ("trading at", "trading for", "going at", "going for", "selling at", "selling for", "sitting at", "jackpot")
 """A market's present tense: these ask for a current value without "now"."""
 _VALUE_ZH = LazyPattern(r"多少|什么价|啥价|几块|涨了|跌了|涨没涨|跌没跌|涨还是跌|行情|价位", ascii="")
 _PERSONAL = frozenset({"i", "i'm", "im", "i've", "my", "me", "mine", "you", "your", "you're", "we", "our"})
@@ -95,9 +96,11 @@ def rate_riddle(numbers: list[str], low: str) -> bool:
 _UNITS_EN = (
     "seconds|minutes|hours|days|weeks|months|ml|milliliters|millilitres|liters|litres|cups|tablespoons|teaspoons|tbsp|"
     "tsp|ounces|oz|pounds|lbs|grams|kg|kilograms|inches|feet|ft|yards|miles|meters|metres|km|kilometers|kilometres|"
-    "cm|centimeters|centimetres|mm|gallons|quarts|pints|acres|hectares|bytes|kb|mb|gb|tb"
+    "cm|centimeters|centimetres|mm|gallons|quarts|pints|acres|hectares|bytes|kb|mb|gb|tb|kilobytes|megabytes|gigabytes|"
+    "terabytes"
 )
 _UNIT_CONVERSION = LazyPattern(
+    rf"\bhow many (?:{_UNITS_EN}) (?:is|are) \d[\d.,/]*\s*(?:{_UNITS_EN})\b|"
     rf"\bhow many (?:{_UNITS_EN}) (?:are )?(?:in|make|per) (?:a |an |one |\d[\d.,/]*\s*)(?:[a-z]+ )?(?:{_UNITS_EN[:-1]}|"
     r"second|minute|hour|day|week|month|year|years|cup|tablespoon|teaspoon|ounce|pound|gram|inch|foot|yard|mile|meter|"
     r"metre|gallon|quart|pint|acre|byte)\b"
@@ -112,12 +115,25 @@ _AMOUNT_IN_UNIT = LazyPattern(
 """'45 minutes in hours', '10 km to miles': an amount with its unit, then the unit wanted."""
 
 
+_SHORT = 160
+"""A conversion said in passing ("45 minutes in hours", "that a year") is a short question's whole request."""
+_PER_PERIOD = LazyPattern(
+    r"\b(?:how much|what) (?:is|would|will) (?:that|it|this) (?:be |come to |work out to )?(?:a|an|per|each|every) "
+    r"(?:year|month|week|day|hour)\b"
+)
+"""'2,340 every two weeks, how much is that a year': a given rate restated per another period."""
+
+
 def unit_conversion(low: str) -> str | None:
     """The conversion asked, when the text names a unit, an amount and the unit it wants."""
     if "how many" in low:
         found = _UNIT_CONVERSION.search(low)
         if found:
             return found.group(0)
+    if len(low) > _SHORT:
+        return None
+    if (" that " in low or " this " in low or " it " in low) and (found := _PER_PERIOD.search(low)):
+        return found.group(0)
     if " in " not in low and " to " not in low and " into " not in low and " as " not in low:
         return None
     found = _AMOUNT_IN_UNIT.search(low)
