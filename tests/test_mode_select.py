@@ -362,6 +362,18 @@ def test_natural_questions_from_many_kinds_of_users(language: str, path: Path) -
         ("we're 8 engineers spread over 4 time zones, how should we handle on-call", "cot"),
         ("when's the next 38 bus from union square", "react"),
         ("i make 31 an hour, how much would that be a year", "react"),
+        # "20 percent from 150" as learners write it; a loan asked with "borrow"; a discount as 7.5折 of an amount
+        ("what is 20 percent from 150", "react"),
+        ("how much would I repay each month if I borrow 8000 at 9% over 3 years", "react"),
+        ("12800的7.5折是多少", "react"),
+        # a table's top or bottom now; 还是 after "给<someone>" or before a comma
+        ("who's bottom of the bundesliga table right now", "react"),
+        ("给女儿报钢琴还是舞蹈，她6岁", "tot"),
+        ("学日语还是韩语，我喜欢追剧", "tot"),
+        # traditional characters ask for the same kinds of work
+        ("現在高雄下雨嗎", "react"),
+        ("證明：兩個奇數的和是偶數", "cot"),
+        ("下週三下午三點看牙醫，幫我記一下", "few_shot"),
         ("一个正方形的周长增加10%，面积增加百分之几", "cot"),
         # a reading judged against a norm is no division; a metric's "conversion" is no unit conversion
         ("my bp reads 135/85, is that normal for a 50 year old?", "cot"),

@@ -224,6 +224,9 @@ def test_task_types_on_new_phrasing(question: str, task: str) -> None:
         ("parse these rows into a table with columns time and user:\n09:14 anna login\n09:20 li logout", "extraction"),
         ("帮我写一份产品经理的JD", "writing"),
         ("excel公式怎么把两列合并", "coding"),
+        # traditional characters are read as their simplified forms
+        ("幫我寫一首關於秋天的詩", "writing"),
+        ("這段程式碼報錯了怎麼辦：print(x", "coding"),
     ],
 )
 def test_task_types_by_kind(question: str, task: str) -> None:

@@ -27,7 +27,7 @@ from router.understanding import fallback as task_fallback
 from router.understanding import readings
 from router.understanding.cues import Lazy, compiled
 from router.understanding.families import FUNCTION_WORDS, family_hits
-from router.understanding.language import CJK, detect_language, script_language
+from router.understanding.language import CJK, detect_language, script_language, to_simplified
 from router.understanding.types import TASK_TYPES, Understanding
 from router.understanding.vector import question_vector
 
@@ -155,6 +155,8 @@ def _understand(text: str) -> Understanding:
     body = text.strip()
     if len(body) > _MAX_CHARS:
         body = body[: _MAX_CHARS // 2] + "\n" + body[-_MAX_CHARS // 2 :]
+    if CJK.search(body) is not None:
+        body = to_simplified(body)  # "現在台北幾度" asks what "现在台北几度" asks
     c = compiled()
     low = body.lower()
     digits = _DIGIT.search(low) is not None

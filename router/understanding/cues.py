@@ -123,7 +123,7 @@ FAMILIES: tuple[tuple[str, str, float, str, str, str], ...] = (
      "compound interest|compounded|compounded monthly|compounded annually|monthly payment|monthly installment|"
      "monthly repayment|mortgage|amortization|amortisation|loan payment|loan repayment|apr|annual percentage|"
      "future value|present value|npv|irr|annuity|interest rate|simple interest|interest|loan|loans|"
-     "repay|repayments|installments|instalments",
+     "repay|repayments|installments|instalments|borrow|borrowing|borrowed",
      "复利|利滚利|等额本息|等额本金|月供|房贷|车贷|贷款|年化|利率|本息|现值|终值|每月还|每个月还", ""),
     # --- multi-step reasoning --------------------------------------------------------------------
     ("reasoning", "logic puzzle", 3.0,
@@ -428,7 +428,8 @@ FAMILIES: tuple[tuple[str, str, float, str, str, str], ...] = (
      r"\b(?:is|are) (?!it\b|that\b|this\b|i\b|you\b|he\b|she\b|we\b|they\b)[\w.'-]+(?: [\w.'-]+){0,3} "
      r"(?:down|offline|degraded|busy|crowded|packed|not working|not loading|closed|shut|cancelled|canceled|delayed|having (?:an? )?(?:outage|issues|problems)|"
      r"open (?:on|today|tomorrow|tonight|now|right now|this|late|at))\b|"
-     r"\bnext (?:[\w'-]+ ){0,2}(?:bus|train|tram|ferry|flight|departure|shuttle|subway)\b"),
+     r"\bnext (?:[\w'-]+ ){0,2}(?:bus|train|tram|ferry|flight|departure|shuttle|subway)\b|"
+     r"\b(?:top|bottom) (?:of|in) the (?:[\w-]+ ){0,2}(?:league|table|standings|charts?|division|group)\b"),
     ("live_data", "lookup verb", 1.8, "look up|lookup|search|search for|google it|google this|fetch|find out|browse",
      "查一下|查询|查查|查下|搜索|搜一下|帮我查|上网查|检索", ""),
     # --- schedule: an explicit request to file a dated item -------------------------------------
@@ -517,7 +518,7 @@ OPTION_FAMILIES: tuple[tuple[str, float, str, str, str], ...] = (
      "which is worth|which one is worth|which are worth|which makes more sense|which makes the most sense|which is smarter|"
      "which would you pick|which would you go with|which would you choose|which would you recommend|what would you pick",
      "哪个|哪种|哪一个|哪家|选哪|怎么选|如何选|该选|选择哪|怎么决策|如何决策|帮我选|帮忙选|替我选",
-     r"\bshould (?:i|we|our \w+|my \w+) [^?.]{1,50} or [^?.]{1,40}(?:\?|$)|^(?:买|选|去|学|用|租|住|换|报|读|考|开)[^，。？?]{1,12}还是[^，。？?]{1,12}(?:[？?]|$)|"
+     r"\bshould (?:i|we|our \w+|my \w+) [^?.]{1,50} or [^?.]{1,40}(?:\?|$)|^(?:[^，。？?]{0,8}?(?:给|帮|替|让)[^，。？?]{0,6}?)?(?:买|选|去|学|用|租|住|换|报|读|考|开)[^，。？?]{1,12}还是[^，。？?]{1,12}(?:[？?，,。]|$)|"
      r"^[^，。？?]{0,8}(?:买|卖|租|去|回|学|读|考|用|选|住|换|报|做|开|留|找)[^，。？?]{0,8}还是[^，。？?]{0,4}"
      r"(?:买|卖|租|去|回|学|读|考|用|选|住|换|报|做|开|留|找)|\bvs\.? [\w' .&+-]{1,25} vs\.? |^[\w' .&+-]{1,30} (?:or|vs\.?|versus) [\w' .&+-]{1,30}(?: for [\w' .&+-]{1,40})?$|"
      r"which \w+ (?:should|would|is better|to (?:choose|pick|buy|use))|^[\w' .&+-]{1,30} (?:or|vs\.?|versus) "
@@ -574,7 +575,8 @@ HINTS: dict[str, tuple[str, ...]] = {
     "take a role": ("you", "you're", "yourself", "be", "would", "play", "以", "模仿"),
     "constraint puzzle": ("than", "beat", "beats", "outran", "outscored", "ahead", "before", "behind", "of", "比",
                           "daughter", "daughters", "son", "sons", "brother", "brothers", "sister", "sisters", "siblings"),
-    "live status": ("down", "offline", "degraded", "having", "busy", "crowded", "packed", "next", "working", "loading", "closed", "shut", "cancelled", "canceled",
+    "live status": ("down", "offline", "degraded", "having", "busy", "crowded", "packed", "next", "league", "table",
+                    "standings", "chart", "charts", "division", "working", "loading", "closed", "shut", "cancelled", "canceled",
                     "delayed", "open"),
     "feelings": ("feel", "feeling"),
     "rewrite verb": ("make", "simplify", "turn"),
@@ -624,9 +626,10 @@ MATH_FUNCTION = (
     r"|\d+\s*的\s*[\d一二三四五六七八九十]+\s*次方|根号\s*\d+|\d+\s*的平方根|\d+\s*的阶乘|\d+\s*的(?:平方|立方)(?!根)"
 )
 PERCENT_OF = (
-    r"\d+(?:\.\d+)?\s*%\s*(?:[a-z]+\s+)?(?:of|的|tip|tax|vat|discount|off|on|interest)[^.?!。？;]{0,20}?\d"
+    r"\d+(?:\.\d+)?\s*%\s*(?:[a-z]+\s+)?(?:of|from|的|tip|tax|vat|discount|off|on|interest)[^.?!。？;]{0,20}?\d"
     r"|\d+(?:\.\d+)?\s*的\s*\d+(?:\.\d+)?\s*%|百分之[\d一二三四五六七八九十]+(?:点\d+)?的\d"
-    r"|打[\d一二三四五六七八九]+(?:\.\d)?折|[\d一二三四五六七八九]折(?:后|以后|之后)"
+    r"|打[\d一二三四五六七八九]+(?:\.\d)?折|[\d一二三四五六七八九]折(?:后|以后|之后|是多少|是几|多少钱|等于)"
+    r"|\d+(?:\.\d+)?\s*的\s*[\d一二三四五六七八九]+(?:\.\d)?折"
     r"|(?<![\d.,])\d+(?:[.,]\d+)*(?:(?!after|之后|以后)[^.?!。？;\d%]){1,24}?\d+(?:\.\d+)?\s*%\s*(?:[a-z]+\s+)?"
     r"[交缴扣收付的]?(?:tip|tax|vat|discount|off|interest|fee|commission|markup|税率|税|利率|手续费|提成|小费|折扣|服务费)"
     r"|(?<![\d.,])\d+(?:[.,]\d+)*[^.?!。？;\d%]{1,12}?(?:涨价|降价|上涨|下降|下跌|增长|提高|降低|增加|减少|涨了?|降了?)\s*"
