@@ -374,6 +374,20 @@ def test_natural_questions_from_many_kinds_of_users(language: str, path: Path) -
         ("現在高雄下雨嗎", "react"),
         ("證明：兩個奇數的和是偶數", "cot"),
         ("下週三下午三點看牙醫，幫我記一下", "few_shot"),
+        # live: what is showing tonight, conditions on a slope, the polls, betting odds, a draw's numbers, fares
+        ("what's showing tonight at the regal downtown", "react"),
+        ("ski conditions at vail this weekend", "react"),
+        ("what do the latest polls say about the mayor's race", "react"),
+        ("betting odds for the world series?", "react"),
+        ("大乐透今晚开奖号码是多少", "react"),
+        ("cheap hotels near the eiffel tower for next weekend", "react"),
+        ("flights from denver to phoenix under $200", "react"),
+        ("what are the best hotels in lisbon for families", "cot"),
+        # results released yet; tons in Chinese; 该不该 before 参加
+        ("四六级成绩出来了吗", "react"),
+        ("are the bar exam results out yet", "react"),
+        ("一吨等于多少公斤", "react"),
+        ("孩子该不该参加夏令营", "tot"),
         ("一个正方形的周长增加10%，面积增加百分之几", "cot"),
         # a reading judged against a norm is no division; a metric's "conversion" is no unit conversion
         ("my bp reads 135/85, is that normal for a 50 year old?", "cot"),

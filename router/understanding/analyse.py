@@ -390,7 +390,8 @@ def _understand(text: str) -> Understanding:
     blocked = (text_work or "greeting/thanks" in names or "feelings" in names or scores["live_data"] >= 2.2
                or (habitual and "calendar request" not in names) or options >= 2.4
                or (len(body) <= _SCHEDULE_CHARS and readings.clock_now(low))
-               or (scores["coding"] >= 3.0 and "calendar request" not in names and any(a in low for a in _CODE_ASKS)))
+               or (scores["coding"] >= 3.0 and "calendar request" not in names and any(a in low for a in _CODE_ASKS))
+               or ("fare search" in names and "calendar request" not in names))  # "cheapest flight ... next friday"
     if len(body) <= _SCHEDULE_CHARS and not question_form and not blocked and "past time" not in signals:
         when = signals.get("time word") or (_match(c.time_expression, low) if digits or CJK.search(low) else None)
         if when:

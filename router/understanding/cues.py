@@ -422,14 +422,21 @@ FAMILIES: tuple[tuple[str, str, float, str, str, str], ...] = (
      "league table|who's winning|who is winning|who's leading|who is leading|up or down|running normally|"
      "running on time|disruption|disruptions|on strike|a strike|walkout|down right now|down for everyone|"
      "is it on time|on time today|delays on|any delays|delays today|flight status|landed yet|arrived yet|departed yet|next bus|next train|next tram|next ferry|next flight|next departure|departure times|departures board|bus times|"
-     "train times",
+     "train times|showtimes|show times|now playing|playing tonight|showing tonight|on tonight|in theaters now|in theatres now|"
+     "surf report|surf conditions|the surf|ski conditions|snow conditions|road conditions|the polls|latest polls|poll numbers|"
+     "approval rating|odds for|odds on|betting odds|point spread|betting line|winning numbers|lottery results|"
+     "lottery numbers|out yet|been announced|announced yet|been released|released yet",
      "路况|堵车吗|航班|比分|赛果|谁赢了|营业时间|余票|快递到哪|物流|赢了吗|输了吗|赢了没|输了没|赢没赢|战况|赛况|积分榜|"
-     "停运|停飞|开门了吗|还开着吗|比赛结果|上映|热映|排片|还有票|有票吗|有没有票|还有座|还在运营|正常运营|正常运行|延误|晚点|宕机|崩了吗|挂了吗",
+     "停运|停飞|开门了吗|还开着吗|比赛结果|上映|热映|排片|还有票|有票吗|有没有票|还有座|还在运营|正常运营|正常运行|延误|晚点|宕机|崩了吗|挂了吗|"
+     "开奖|中奖号码|民调|支持率|赔率|路面结冰|出来了吗|出来没|出来了没|公布了吗|公布了没|公布没|发布了吗|发布了没",
      r"\b(?:is|are) (?!it\b|that\b|this\b|i\b|you\b|he\b|she\b|we\b|they\b)[\w.'-]+(?: [\w.'-]+){0,3} "
      r"(?:down|offline|degraded|busy|crowded|packed|not working|not loading|closed|shut|cancelled|canceled|delayed|having (?:an? )?(?:outage|issues|problems)|"
      r"open (?:on|today|tomorrow|tonight|now|right now|this|late|at))\b|"
      r"\bnext (?:[\w'-]+ ){0,2}(?:bus|train|tram|ferry|flight|departure|shuttle|subway)\b|"
      r"\b(?:top|bottom) (?:of|in) the (?:[\w-]+ ){0,2}(?:league|table|standings|charts?|division|group)\b"),
+    ("live_data", "fare search", 3.0, "", "",
+     r"\b(?:cheapest|cheap|lowest) (?:[\w-]+ ){0,2}(?:flights?|fares?|airfares?|hotels?|tickets?|rooms?)\b|"
+     r"\bflights? from [a-z]+(?: [a-z]+)? to [a-z]+|(?:最便宜|便宜|特价)的?(?:机票|酒店|车票|门票|航班)|(?:机票|酒店|车票)(?:现在)?多少钱"),
     ("live_data", "lookup verb", 1.8, "look up|lookup|search|search for|google it|google this|fetch|find out|browse",
      "查一下|查询|查查|查下|搜索|搜一下|帮我查|上网查|检索", ""),
     # --- schedule: an explicit request to file a dated item -------------------------------------
@@ -524,7 +531,7 @@ OPTION_FAMILIES: tuple[tuple[str, float, str, str, str], ...] = (
      r"which \w+ (?:should|would|is better|to (?:choose|pick|buy|use))|^[\w' .&+-]{1,30} (?:or|vs\.?|versus) "
      r"[\w' .&+-]{1,30}[^?\n]{0,80}\?|哪[里儿]?.{0,6}(?:更?好|合适|划算)[？?呢]|选.{1,10}还是|还是.{1,12}(?:好|合适|划算|容易|适合|值得|有前途|靠谱)(?:[？?呢吗]|$)|"
      r"(?:该不该|要不要|应不应该|是否应该|是不是应该)[^，。？?]{0,6}(?:跳槽|辞职|离职|换|买|卖|搬|读|考|报|结婚|分手|出国|"
-     r"创业|转行|留|去|租|学|生|投资)|"
+     r"创业|转行|留|去|租|学|生|投资|上|参加|报名|请|送|让|做)|"
      r"(?:该|应该|要不要|是)(?:用|选|买|去|学|报|租|住|换)?[^，。？?]{1,12}还是[^，。？?]{1,12}[？?]?$"),
     ("comparison", 2.2,
      "compare|comparison|versus|vs|vs.|pros and cons|trade-off|trade-offs|tradeoff|tradeoffs|weigh|better|worse|"
@@ -589,6 +596,7 @@ HINTS: dict[str, tuple[str, ...]] = {
     "historical date": ("in", "during", "since", "after", "before", "of"),
     "explain": ("how",),
     "live-data noun": ("how", "is"),
+    "fare search": ("cheapest", "cheap", "lowest", "flight", "flights", "机票", "酒店", "车票", "门票", "航班"),
     "weather verb": ("rain", "snow", "freeze", "frost", "hail", "storm", "drizzle", "pour"),
     "temperature question": ("度",),
     "news": ("最新", "latest", "消息", "政策", "新规", "通知", "公告", "动静", "新闻", "earthquake", "earthquakes", "quake",
@@ -614,7 +622,7 @@ NUMBER = r"\d+(?:[.,]\d+)*(?!\d|st\b|nd\b|rd\b|th\b)"
 """Numbers with digits (ordinals are positions, not quantities); Chinese numerals apart (``ZH_NUMBER``)
 so that the digits pattern starts with a character class the regex engine can skip to."""
 ZH_NUMBER = (rf"[{_ZH_DIGIT}]+(?=分之|个|只|辆|本|元|块|岁|天|小时|分钟|米|公里|千米|人|次|倍|头|条|%|颗|杯|年|斤|克|公斤|千克|磅|"
-             r"盎司|升|毫升|加仑|英里|英尺|英寸|尺|寸|码|亩)")
+             r"盎司|升|毫升|加仑|英里|英尺|英寸|尺|寸|码|亩|吨)")
 _OPERATOR = (
     r"\*\*|[+*/×÷^]|\s-(?=\s*\d)|-(?=\s+\d)|x(?=\s*\d)|mod|to the power(?: of)?|raised to(?: the power of)?|times|"
     r"multiplied by|divided by|plus|minus|乘以|除以|加上|减去|乘|除|加|减"

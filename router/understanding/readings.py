@@ -42,7 +42,7 @@ _INLINE_OPTIONS = LazyPattern(r"\ba[.)] .{1,80}\bb[.)] |\na[.)] [^\n]+\nb[.)] ")
 """Lettered answers on one line ("A. 3 hours B. 6 hours"): an exam item lists its numbers as options."""
 _UNIT_PREFIXES = frozenset({"千", "百", "万", "十"})
 _SPANS = ("minute", "hour", "day", "week", "分钟", "小时", "天")
-_ZH_UNITS = "厘米|公分|毫米|米|公里|千米|英里|英尺|英寸|码|斤|公斤|千克|克|磅|盎司|升|毫升|加仑|摄氏度|华氏度|亩|平方米|平方英尺"
+_ZH_UNITS = "厘米|公分|毫米|米|公里|千米|英里|英尺|英寸|码|斤|公斤|千克|克|吨|磅|盎司|升|毫升|加仑|摄氏度|华氏度|亩|平方米|平方英尺"
 _ZH_CONVERSION = LazyPattern(
     rf"(?:\d+(?:\.\d+)?|(?<![\u4e00-\u9fff])[一两二三四五六七八九十百千半]+)\s*(?:{_ZH_UNITS})[^，。？?！!]{{0,4}}"
     r"(?:是|等于|合|折合|换成|换算成|相当于)[^，。？?]{0,3}(?:几|多少)|"
