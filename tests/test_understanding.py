@@ -447,6 +447,12 @@ def test_the_reading_is_the_same_in_every_process_whatever_its_hash_seed() -> No
         ("A ferryman has to take a fox, a hen and a sack of grain over a lake one at a time; the fox can't be left "
          "alone with the hen, nor the hen with the grain. How does he do it?", "reasoning"),
         ("With a 4-minute and a 7-minute sand timer, how can you time exactly 9 minutes?", "reasoning"),
+        ("Spot the one that doesn't belong: trumpet, oboe, clarinet, piano.", "reasoning"),
+        # a list asked for is knowledge; a list to choose from is a decision
+        ("What are some podcasts worth following for amateur astronomers?", "knowledge"),
+        ("What are some ways to pay off a car loan faster, and which would you start with?", "reasoning"),
+        ("A columnist says teenagers read less because phones exist. Evaluate the argument and name one fact "
+         "that would weaken it.", "reasoning"),
         # labelling a given text is extraction; reworking code is code; telling a story is writing
         ("Read this support ticket and tag it with a priority and a department: 'The payment page shows a blank "
          "screen since this morning.'", "extraction"),

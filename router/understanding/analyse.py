@@ -76,6 +76,8 @@ _MATERIAL_OPS = frozenset({"extraction request", "operation on items"})
 _GREETING_WORDS = 12
 """A greeting or thanks opens a message: only the first words are read for one."""
 _PUZZLE = frozenset({"constraint puzzle", "deduction", "logic puzzle"})
+_CHOICE_PRESSURE = 2.4
+"""Options pressure at which a list asked for is a set of alternatives to weigh (one choice family)."""
 _TOPICAL = frozenset({"world facts", "everyday know-how"})
 _TOPICAL_CHARS = 200
 """Topic nouns (a recipe, a river) say what a short question is about; in a long text or a word problem
@@ -191,6 +193,10 @@ def _understand(text: str) -> Understanding:
             names.add(family.name)
             evidence.append((family.task, f"{family.name} '{matched.strip()[:40]}'", family.weight))
 
+    if "list request" in names and options >= _CHOICE_PRESSURE:
+        # "what are some options ... and which would you pick": the list is there to choose from
+        scores["knowledge"] -= c.families[c.list_family].weight
+        names.discard("list request")
     if not names.isdisjoint(_PREMISES):
         # "if all metals conduct heat ...": a syllogism's or a puzzle's nouns are its premises, not its topic
         scores["knowledge"] = min(scores["knowledge"], 1.2)

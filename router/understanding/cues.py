@@ -147,7 +147,8 @@ FAMILIES: tuple[tuple[str, str, float, str, str, str], ...] = (
      "one visit|in only one|not next to|is next to|sits next to|in the middle|right end|left end|where can|who sits|"
      "related to|how is a related|family relation|how is that possible|how is this possible|how can that be|"
      "how could that be|round robin|round-robin|every other team|must be false|cannot be true|could be true|"
-     "left alone with|be left alone|crossings|get everything across|get them all across|get all of them across",
+     "left alone with|be left alone|crossings|get everything across|get them all across|get all of them across|"
+     "odd one out|odd man out|does not belong|doesn't belong|do not belong|don't belong",
      "只有一人|只有一个人|只有一句|只有一个是|只能进入|只能称|只能问|各不相同|扇门|标签都是错|标签全是错|贴错|互不相同|从前往后|从后往前|从左往右|"
      "从右往左|排在第|紧挨着|坐在中间|循环赛|各是什么|分别是什么|各是哪|各是谁|分别是谁|怎么计时|如何计时|怎样计时|"
      "这个推理|推理出|推理哪里|的推理|推理题|情景推理|请推理|推理一下|逻辑题|自相矛盾|是真是假|都是假的|都是真的|"
@@ -164,7 +165,9 @@ FAMILIES: tuple[tuple[str, str, float, str, str, str], ...] = (
      "does it follow|it follows that|follow that|can we conclude|can you conclude|what can we conclude|"
      "what can you conclude|can be concluded|can we infer|valid argument|valid reasoning|is this valid|is it valid|"
      "is this argument|fallacy|fallacies|premise|premises|syllogism|this argument|the argument is|flaw in|flawed|"
-     "what is wrong with",
+     "what is wrong with|evaluate the argument|the argument made|the argument that|would weaken|would strengthen|"
+     "weakens the argument|strengthens the argument|weaken the argument|strengthen the argument|underlying assumption|"
+     "unstated assumption",
      "能否推出|能推出|可以推出|推出什么|得出什么结论|可以得出|能得出|前提|三段论",
      r"\b(?:all|no|some) (?:\w+ )?\w+s are \w+.{0,60}\b(?:all|no|some) (?:\w+ )?\w+s are\b|"
      r"\b(?:every|all|no) \w+(?: \w+){0,8} (?:who|that|which) .{0,80}\b(?:does not|doesn't|is not|isn't|cannot|can't|never)\b|"
@@ -196,7 +199,7 @@ FAMILIES: tuple[tuple[str, str, float, str, str, str], ...] = (
      r"\b(?:make|create|build|give me|put together) (?:me )?(?:a |an )?(?:json|csv|yaml|table|spreadsheet)\b(?! schema)"
      r"[^:：\n]{0,60}[:：]"),
     ("extraction", "operation on items", 1.6,
-     "classify|categorize|categorise|label each|tag each|tag it|tag this|tag the|label it|label this|annotate|rate each|score each|sort these|sort the following|"
+     "classify|categorize|categorise|assign each|match each|put each|label each|tag each|tag it|tag this|tag the|label it|label this|annotate|rate each|score each|sort these|sort the following|"
      "group these|identify the|identify all|identify every|identify each|list every|list all|find every|find all|"
      "name every|name all|pick out|for each of|each of these|return a list|in json|as json|as a table|as yaml|"
      "mentioned in|people mentioned|person mentioned|places mentioned|dates mentioned|names mentioned|"
@@ -325,6 +328,11 @@ FAMILIES: tuple[tuple[str, str, float, str, str, str], ...] = (
      "capital city|capital of|largest city|population of|highest mountain|longest river|official language|"
      "national animal|national bird|national flower|national dish|national sport|national anthem|flag of|geography|"
      "tallest building|largest ocean|deepest|waterfall|rainforest|glacier|glaciers",
+     "", ""),
+    ("knowledge", "list request", 1.6,
+     "what are some|what are a few|list some|name some|suggest some|recommend some|some examples|a few examples|"
+     "some recommendations|book recommendations|some suggestions|best practices|key topics|key initiatives|"
+     "some resources|good resources|some references|good references",
      "", ""),
     ("knowledge", "everyday know-how", 1.5,
      "recipe|recipes|cook|cooking|bake|baking|boil|boiled|fry|fried|roast|grill|oven|stove|kitchen|ingredient|"
@@ -742,6 +750,8 @@ class Compiled:
     calendar_family: int
     programming_family: int
     topical_families: tuple[int, ...]
+    list_family: int
+    """Index of "list request" ("what are some ...": knowledge, unless a choice among them is asked)."""
     """The topic-noun families ("world facts", "everyday know-how"): they count only in short questions."""
     """Index of the "personal advice" family (without a first person it is a question about the world)."""
     """Index of the "imperative write" family (it does not count when the thing to write is code)."""
@@ -842,6 +852,7 @@ def compiled() -> Compiled:
         advice_family=next(i for i, f in enumerate(families) if f.name == "personal advice"),
         calendar_family=next(i for i, f in enumerate(families) if f.name == "calendar request"),
         programming_family=next(i for i, f in enumerate(families) if f.name == "programming vocabulary"),
+        list_family=next(i for i, f in enumerate(families) if f.name == "list request"),
         topical_families=tuple(i for i, f in enumerate(families) if f.name in ("world facts", "everyday know-how")),
         word=re.compile(WORD),
         zh={k: tuple(sorted(v, key=lambda e: -len(e[0]))) for k, v in first.items()},
