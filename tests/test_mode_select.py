@@ -388,6 +388,12 @@ def test_natural_questions_from_many_kinds_of_users(language: str, path: Path) -
         ("are the bar exam results out yet", "react"),
         ("一吨等于多少公斤", "react"),
         ("孩子该不该参加夏令营", "tot"),
+        # a reply to write about a quoted notice with a date in it
+        ("物业通知说“5月20日起停车费涨到300元”，帮我写个回复，想申请按原价交", "cot"),
+        # a role typed "ur"; a trailing interjection in a live question; a piece asked for with 求
+        ("pretend ur my coach before my 7am race", "cot"),
+        ("any idea if the zoo is packed today haha", "react"),
+        ("求几个适合今晚跨年发的朋友圈文案", "cot"),
         ("一个正方形的周长增加10%，面积增加百分之几", "cot"),
         # a reading judged against a norm is no division; a metric's "conversion" is no unit conversion
         ("my bp reads 135/85, is that normal for a 50 year old?", "cot"),

@@ -227,6 +227,9 @@ def test_task_types_on_new_phrasing(question: str, task: str) -> None:
         # traditional characters are read as their simplified forms
         ("幫我寫一首關於秋天的詩", "writing"),
         ("這段程式碼報錯了怎麼辦：print(x", "coding"),
+        # a greeting that names a piece's kind is no greeting; a maths task for someone's homework is maths
+        ("write a good morning text for my girlfriend", "writing"),
+        ("find the area of a trapezoid with bases 6 and 10 and height 4, it's for my son's homework", "maths"),
     ],
 )
 def test_task_types_by_kind(question: str, task: str) -> None:

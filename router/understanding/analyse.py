@@ -122,6 +122,8 @@ _RIDDLE_CHARS = 160
 _QUOTE_OPENS = re.compile(r"(?:^|\s)[\"'“‘「]")
 """A quotation opening (not an apostrophe): a greeting after one is the quoted text's."""
 _TALK = frozenset({"feelings", "greeting/thanks", "personal advice"})
+_INTERJECTIONS = frozenset(f"feelings '{w}'" for w in ("lol", "haha", "lmao", "omg", "ugh", "哈哈", "rofl", "smh"))
+"""The evidence of a feelings cue that is only an interjection."""
 _TECHNICAL = frozenset({"go", "web", "webpage", "website", "site", "page", "pages", "app", "apps", "browser", "server",
                         "file", "files", "folder", "button", "error", "install", "program", "script", "data", "thread",
                         "process", "function", "variable", "string", "array", "query", "table", "column", "login",
@@ -201,6 +203,8 @@ def _understand(text: str) -> Understanding:
         # "if all metals conduct heat ...": a syllogism's or a puzzle's nouns are its premises, not its topic
         scores["knowledge"] = min(scores["knowledge"], 1.2)
         scores["humanities"] = min(scores["humanities"], 1.2)
+    # "any idea if the park is packed today lol": a trailing interjection colours a question, it makes no talk
+    interjection = "feelings" in names and any(e[1] in _INTERJECTIONS for e in evidence if e[0] == "chat")
     if "personal advice" in names and present.isdisjoint(_FIRST_PERSON) and "我" not in low:
         # "is it safe to eat eggs past the date": a question about the world, nobody's own situation
         weight = c.families[c.advice_family].weight
@@ -358,7 +362,8 @@ def _understand(text: str) -> Understanding:
     # A value that changes over time, asked for now and with nothing to compute it from, is looked up;
     # so is a recent match result.
     if (len(body) <= _CURRENT_CHARS and not numbers and not text_work and not material
-            and names.isdisjoint(_TALK) and "exact_figure" not in constraints):
+            and (names.isdisjoint(_TALK) or (question_form and names & _TALK == {"feelings"} and interjection))
+            and "exact_figure" not in constraints):
         asked_now = "deictic" in signals or any(m in low for m in readings.MARKET_NOW)
         if asked_now and (value := readings.current_value(low, present, has_cjk)):
             scores["live_data"] += 1.6
@@ -501,6 +506,8 @@ def _opens(term: str, low: str, tokens: list[str]) -> bool:
     at = low.find(term)
     if at > 0 and _QUOTE_OPENS.search(low, 0, at):  # "what's the japanese for 'thank you ...'": the quote's words
         return False
+    if at > 0 and low[max(0, at - 4):at].endswith(("a ", "an ", "the ", "my ")):
+        return False  # "write a thank you note", "a good morning text": the kind of a piece, no greeting
     if " " in term:
         return True
     if term.isascii():

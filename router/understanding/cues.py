@@ -97,6 +97,7 @@ FAMILIES: tuple[tuple[str, str, float, str, str, str], ...] = (
      "证明|求证|推导|数学归纳|无理数|有理数", ""),
     ("maths", "solve/equation", 2.4,
      "solve|solving|equation|equations|the inequality|inequalities|simplify|factorise|factorize|find x|find y|find the value|"
+     "find the area|find the perimeter|find the volume|find the length|find the radius|find the angle|"
      "find the minimum|find the maximum|minimum value|maximum value|integral|integrate|differentiate|derivative|"
      "limit of|matrix|eigenvalue|eigenvalues|polynomial|logarithm|modulo|divisible|integer|integers|"
      "greatest common divisor|gcd|lcm|least common multiple|common divisor|common multiple",
@@ -110,6 +111,7 @@ FAMILIES: tuple[tuple[str, str, float, str, str, str], ...] = (
      r"\|\s*[a-z]\s*[+\-]\s*\d+\s*\||\b[a-z]\s*[<>]=?\s*-?\d|\d\s*[<>]=?\s*[a-z]\b"),
     ("maths", "maths vocabulary", 1.4,
      "probability|odds|area|perimeter|volume|triangle|circle|square root|fraction|ratio|average|mean of|the mean|"
+     "long division|decimals|times tables|multiplication table|"
      "arithmetic mean|median|sequence|"
      "series|angle|geometry|algebra|calculus|arithmetic|sum of|product of|twice|times as|percent|percentage|"
      "expected number|expected value|variance|standard deviation|a negative times|times a negative|"
@@ -232,8 +234,9 @@ FAMILIES: tuple[tuple[str, str, float, str, str, str], ...] = (
      r"演讲稿|发言稿|致辞|标语|口号|广告|歌词|剧本|短文|日记|周报|总结|简历|自我介绍|段子|笑话|评论|帖子|朋友圈|"
      r"散文|随笔|游记|童话|寓言|对白|台词|主持词|串词|开场白|情书|贺词|悼词|祝酒词|宣传语|广告语|软文|推文|标题|"
      r"的话|段话|介绍|感言|寄语|留言|贺卡|读后感|观后感|文字|记叙文|议论文|说明文|邀请函|请柬|通知|倡议书|申请书|"
-     r"检讨书|感谢信|推荐信|求职信|jd|职位描述|岗位描述|招聘启事|请假条|假条|便条|借条|欠条|留言条)|写(?:一|两|几)?[篇首封]|"
-     r"想.{0,10}(?:口号|标语|名字|标题|广告语|文案|宣传语)|(?:以|用)[“\"《].{1,20}[”\"》]为题|创作|撰写|起草|描写|"
+     r"检讨书|感谢信|推荐信|求职信|jd|职位描述|岗位描述|招聘启事|请假条|假条|便条|借条|欠条|留言条|回复|回信|答复)|写(?:一|两|几)?[篇首封]|"
+     r"想.{0,10}(?:口号|标语|名字|标题|广告语|文案|宣传语)|(?:求|来|要)(?:一|几|个|篇|首|段|条|一个|一段|一首|几个)"
+     r".{0,12}(?:文案|诗|祝福语|祝福|标语|口号|段子|笑话|故事|名字|店名)|(?:以|用)[“\"《].{1,20}[”\"》]为题|创作|撰写|起草|描写|"
      r"(?:起|取)(?:个|一个|几个|[\d一二三四五六七八九十]+个)?.{0,10}(?:名字|店名|名称|标题|书名|网名|昵称)|取名|命名|"
      r"\btell (?:me |us )?(?:a |an |some |another |\d+ |two |three |funny |short |bedtime |scary )(?:[\w-]+ ){0,2}"
      r"(?:joke|jokes|story|stories|tale|tales|pun|puns|poem|limerick|fable)\b"),
@@ -247,7 +250,7 @@ FAMILIES: tuple[tuple[str, str, float, str, str, str], ...] = (
      "诗歌|作文|文案|祝福语|演讲稿|散文|童话|寓言|主持词|现代诗|古诗|记叙文|歌词|广告语|宣传语|口号|标语|贺词|情书", ""),
     # --- roleplay --------------------------------------------------------------------------------
     ("roleplay", "take a role", 4.2,
-     "pretend to be|pretend you are|pretend you're|act as|acting as|role-play|roleplay|role play|play the role|"
+     "pretend to be|pretend you are|pretend you're|pretend youre|pretend ur|pretend u are|pretend u r|act as|acting as|role-play|roleplay|role play|play the role|"
      "you are now|stay in character|in character|take on the persona|take on the role|assume the role|"
      "assume the persona|embrace the role|persona of|in the role of|in your own voice|in your voice|"
      "in the first person|first-person voice|from now on you|from now on you're|dungeon master|game master|let's role|"
@@ -583,7 +586,8 @@ HINTS: dict[str, tuple[str, ...]] = {
     "template fields": ("time", "person", "时间", "人物"),
     "compose a piece": ("write", "tell", "brainstorm", "suggest", "think", "compose", "draft", "create", "give", "make", "come", "pen", "craft", "generate",
                         "produce", "prepare", "invent", "need", "want", "help", "put", "whip", "dash", "写", "起", "取",
-                        "名", "想", "题", "创作", "撰写", "起草", "描写"),
+                        "名", "想", "题", "创作", "撰写", "起草", "描写", "求", "文案", "祝福",
+                        "段子", "口号", "标语"),
     "imperative write": ("write", "compose", "draft", "craft", "pen"),
     "genre request": tuple(_GENRES.split("|")),
     "solve/equation": ("prime", "primes"),

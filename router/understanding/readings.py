@@ -24,7 +24,7 @@ _VALUE_EN = LazyPattern(
     r"\bwhat(?:'s|s| is| are)\b.{1,40}\bat\b(?! (?:home|work|school|night|the (?:end|start|moment)))|"
     r"\bwhat(?:'s|s| is)\b.{1,40}\bup to\s*[?!.]*$|"
     r"\b(?:price|prices|cost|costs|rate|rates|level|levels|value|worth|up or down|cancelled|canceled|delayed|running|"
-    r"open|closed|crowded|busy|sold out|available|score|scores|result|results|standings)\b"
+    r"open|closed|crowded|busy|packed|sold out|available|score|scores|result|results|standings)\b"
 )
 """Questions after a value or a state: "how much is", "trading at", "what's X at", a price, a rate, open or
 cancelled."""
