@@ -18,9 +18,10 @@ everything else (open questions, and requests that wrap options) are two branche
   table (GSM8K) alone and weighed by the maths probability: other tables' maths is competition maths
   or code, where the same readings point the other way;
 * exam items: the log length (long scenarios gain most) minus a quarter of the standardised digit
-  share (on letter-answered exams the strong model gains least on calculations), plus what the item
-  is about: a ridge of the target on its static embedding (``router.routing.semantic``: wordllama's
-  token vectors, mean over the item's first 300 and last 100 characters), every source
+  share (on letter-answered exams the strong model gains least on calculations), plus what its
+  options are: a ridge of the target on the static embedding of the options' text
+  (``difficulty_features.exam_options``, ``router.routing.semantic``: wordllama's token vectors, mean
+  over the text's first 300 and last 100 characters), every source
   weighing the same, scaled so that its spread weighs SEMANTIC_WEIGHT spreads of the branch's score
   without it. The task prior measured no better than chance on subjects held out, so it is off (ALPHA 0).
 
@@ -56,6 +57,28 @@ then MMLU subjects and new GSM8K questions; G alone: 0.575 / 0.601 / 0.554 / 0.5
     embedding (on the previous understanding, 03:10): 0.576 / 0.619 / 0.543 / 0.540 / 0.639, subjects 0.610;
   - model2vec: no model ships in a PyPI wheel (its 0.10.0 wheel is code only), and a download at run
     time is ruled out, so it was not measured.
+
+This round (2026-12-02 05:40-06:00; scratch harnesses over the same ``scores_without`` and the same
+fits; candidate sets written down before their first run):
+  - word problems: 21 readings added to the 17 (units and conversions, named people, multiplicative
+    words, stages, the question sentence and what it derives, long / unround / decimal figures, their
+    spread in size). New GSM8K questions, five folds, shuffles 0 / 1 / 2: 0.650 / 0.640 / 0.647 ->
+    0.664 / 0.658 / 0.660 (length 0.598), chosen on shuffle 0 (15 of them first, 0.654 / 0.644 / 0.650;
+    the six figure readings in a second round, so shuffles 1 and 2 were seen too). Applied to other
+    sources' word problems they cost routerarena 0.662 -> 0.646 and Arena 0.555 -> 0.546 (source held out).
+    WORD_PROBLEM_RIDGE 1000 / 10000 measured within 0.003 of 3000: kept. Dropped: fitting the term on
+    the weak model's misses instead of the gain (0.616 / 0.612 / 0.607); a hashed word and word-pair
+    ridge on GSM8K stacked on it (+0.004 to +0.009, 4,096 shipped weights: not worth them yet); the
+    embedding of the problem (stacked: -0.008 to -0.014). For scale: the number of "=" in the strong
+    model's own solution, known only after answering, ranks the problems at 0.590, below length.
+  - exam items: chosen on MMLU held out in four groups (harness figure, exam items only), then the
+    40-draw figure reported: the whole item's embedding (before) 0.639 / 0.625; the stem and the options
+    embedded apart, side by side 0.645 / 0.634; the options alone 0.646 / 0.636 (shipped: 256 weights as
+    before, and fewer words to read); the stem alone 0.611 / 0.594; 20 hand readings of the item
+    (option lengths and spread, NOT / EXCEPT, "statements", roman-numeral lists, passage length, blanks,
+    "all of the above", true/false pairs ...): alone 0.632 / 0.623, beside an embedding no gain (0.644 /
+    0.632); the weak model's misses as the target 0.654 / 0.634 (better on the choosing split, worse on
+    the reported one: not kept); SEMANTIC_WEIGHT 1.5 / 2 and SEMANTIC_RIDGE 30 within 0.001: kept.
 """
 
 from __future__ import annotations
@@ -79,8 +102,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import routing_tables as rt  # noqa: E402
 
 from router.routing import semantic  # noqa: E402
-from router.routing.difficulty import exam_item, reads_semantic  # noqa: E402
-from router.routing.difficulty_features import digit_share, is_word_problem, word_problem  # noqa: E402
+from router.routing.difficulty import SEMANTIC_READING, exam_item, reads_semantic  # noqa: E402
+from router.routing.difficulty_features import digit_share, exam_options, is_word_problem, word_problem  # noqa: E402
 from router.understanding import TASK_TYPES, understand  # noqa: E402
 
 OUTPUT = REPO / "router" / "routing" / "difficulty_model.json"
@@ -131,7 +154,8 @@ class Reading:
     """Empty when the word-problem term does not apply (not a word problem, or a proof)."""
     digits: float = 0.0
     embedding: Any = None
-    """``router.routing.semantic.mean_vector`` of an exam item (None for other questions, Chinese, or without wordllama)."""
+    """``router.routing.semantic.mean_vector`` of an exam item's options (None for other questions, Chinese, or
+    without wordllama)."""
 
 
 def prompt_hash(prompt: str) -> str:
@@ -145,7 +169,7 @@ def read(rows: Sequence[rt.Row]) -> list[Reading]:
         wp = word_problem(r.prompt)
         wp = wp if is_word_problem(r.prompt, wp) and "proof" not in u.constraints else ()
         choice = exam_item(r.prompt)
-        vector = semantic.mean_vector(r.prompt) if choice and reads_semantic(u.language) else None
+        vector = semantic.mean_vector(exam_options(r.prompt)) if choice and reads_semantic(u.language) else None
         out.append(Reading(u.vector[:T], TASK_TYPES.index(u.task), u.vector[:21], math.log1p(len(r.prompt)),
                            choice, wp, digit_share(r.prompt), vector))
     return out
@@ -435,7 +459,7 @@ def _within_fields(model: Model, branch: str) -> dict[str, object]:
     if branch == "choice" and model.digits is not None:
         fields["digits"] = [round(model.digits[0], 6), round(model.digits[1], 6), DELTA]
     if branch == "choice" and model.semantic is not None:
-        fields["semantic"] = {"embedding": semantic.EMBEDDING, "weights": [round(float(v), 7) for v in model.semantic[0]],
+        fields["semantic"] = {"embedding": semantic.EMBEDDING, "reading": SEMANTIC_READING, "weights": [round(float(v), 7) for v in model.semantic[0]],
                               "offset": round(model.semantic[1], 7), "ridge": SEMANTIC_RIDGE, "weight": SEMANTIC_WEIGHT}
     return fields
 

@@ -15,7 +15,7 @@ import pytest
 
 from router.errors import UsageError
 from router.routing.difficulty import decide, difficulty, exam_item, multiple_choice, threshold_for_share
-from router.routing.difficulty_features import WORD_PROBLEM_FEATURES, digit_share, word_problem
+from router.routing.difficulty_features import WORD_PROBLEM_FEATURES, digit_share, exam_options, word_problem
 
 REPO = Path(__file__).resolve().parents[1]
 MODEL = REPO / "router" / "routing" / "difficulty_model.json"
@@ -133,10 +133,50 @@ def test_a_word_problem_with_more_steps_scores_higher_than_one_of_the_same_lengt
     assert difficulty(chained) > difficulty(one_step)
 
 
+def test_a_word_problem_that_splits_among_people_in_stages_scores_above_a_plain_one() -> None:
+    plain = "Maria has 24 red apples and 15 green apples in her basket at home. How many apples does Maria have?"
+    chained = "Ana has 37 cards and gives a third to Ben and Cal, then Dee takes half of the rest. How many are left?"
+    readings = dict(zip(WORD_PROBLEM_FEATURES, word_problem(chained), strict=True))
+    assert readings["entities"] == 3.0 and readings["fraction_count"] == 2.0 and readings["stages"] == 3.0  # third, then, rest
+    assert readings["unround_figures"] == 1.0 and readings["complement"] == 1.0
+    assert abs(len(plain) - len(chained)) < 10
+    assert difficulty(chained) > difficulty(plain)
+
+
+def test_a_word_problem_reads_its_people_figures_and_question() -> None:
+    text = ("Ana buys 3 boxes of 125 stamps from Ben. He gives her 2.5 times as many. "
+            "If she sells the rest, how many does she have left?")
+    r = dict(zip(WORD_PROBLEM_FEATURES, word_problem(text), strict=True))
+    assert r["entities"] == 1.0  # "Ben"; a sentence's first word ("Ana", "He") is not counted as a name
+    assert r["long_figures"] == 1.0 and r["longest_figure"] == 3.0 and r["decimal_figures"] == 1.0
+    assert r["questions"] == 1.0 and r["question_quantities"] == 0.0 and r["hypothetical"] == 1.0
+    assert r["complement"] == 1.0 and r["multiplicative"] == 1.0
+
+
+def test_an_exam_items_options_are_read_without_their_letters() -> None:
+    item = ("Which organ filters the blood?\nA. The kidney\n(B) The lung,\nstill breathing\nC) The skin\nD. The ear\n"
+            "Answer:")
+    assert exam_options(item) == "The kidney The lung, still breathing The skin The ear"
+    assert exam_options("No options here, just a question?") == ""
+
+
+def test_an_exam_items_embedding_reads_its_options_not_its_stem() -> None:
+    """Two items with the same options and stems of the same length (no digits) score the same: the
+    embedding term reads what the options are, the stem counts by its length."""
+    options = "\nA. a tax on imports\nB. a subsidy for exports\nC. a quota on steel\nD. a tariff on grain\nAnswer:"
+    first = "Which policy would a small open economy use to protect its farmers?" + options
+    second = "Which measure would a large trading nation use to shield its mines?" + options
+    assert len(first) == len(second) and exam_item(first) and exam_item(second)
+    assert difficulty(first) == difficulty(second)
+    other = first.replace("a quota on steel", "a ban on wheat")
+    assert difficulty(other) != difficulty(first) or exam_options(other) == exam_options(first)
+
+
 def test_shipped_parameters_carry_their_provenance() -> None:
     data = json.loads(MODEL.read_text(encoding="utf-8"))
     assert data["version"] == 5 and "LICENSES.difficulty_model.md" in data["about"]
     assert data["branches"]["choice"]["semantic"]["embedding"] == "wordllama l2_supercat_256"
+    assert data["branches"]["choice"]["semantic"]["reading"] == "options"
     assert set(data["loso_apgr"]) == {"gsm8k", "mmlu", "arena_bench_v1", "h2o", "routerarena"}
     licences = (MODEL.parent / "LICENSES.difficulty_model.md").read_text(encoding="utf-8")
     assert licences.count("Apache License") >= 4 and "RouterArena" in licences and "arena-hard-auto" in licences

@@ -10,8 +10,9 @@ branches, because they gain differently:
   little), the question's log length standardised within its task type, and for a maths word problem
   its structure (``difficulty_features.word_problem``: a problem that chains more steps is harder);
 * exam items: their length (long scenarios gain most), their digit share (calculations least), and
-  what they are about: a ridge over the item's static embedding (``routing.semantic``: wordllama's
-  token vectors, read from its wheel, loaded on the first exam item, never at import).
+  what their options are: a ridge over the static embedding of the options' text
+  (``difficulty_features.exam_options``, ``routing.semantic``: wordllama's token vectors, read from its
+  wheel, loaded on the first exam item, never at import).
 
 The sum is squashed to [0, 1] by a logistic of its value standardised within the branch (0.5 is a
 typical question of its branch). Parameters are trained by ``bench/train_difficulty.py`` on every
@@ -37,12 +38,20 @@ from functools import lru_cache
 from typing import Literal
 
 from router.errors import ConfigError, UsageError
-from router.routing.difficulty_features import WORD_PROBLEM_FEATURES, digit_share, is_word_problem, word_problem
+from router.routing.difficulty_features import (
+    WORD_PROBLEM_FEATURES,
+    digit_share,
+    exam_options,
+    is_word_problem,
+    word_problem,
+)
 from router.routing.semantic import DIM as SEMANTIC_DIM
 from router.routing.semantic import EMBEDDING as SEMANTIC_EMBEDDING
 from router.routing.semantic import Projection, projection
 
 _MODEL_FILE = "difficulty_model.json"
+SEMANTIC_READING = "options"
+"""What the exam branch's embedding weights read (``difficulty_features.exam_options``), checked on load."""
 _MATHS = 1
 """Index of "maths" in ``TASK_TYPES`` (checked when the parameters load)."""
 DEFAULT_STRONG_SHARE = 0.3
@@ -170,6 +179,8 @@ def _semantic_fields(value: object) -> tuple[tuple[float, ...], float] | None:
         return None
     if value["embedding"] != SEMANTIC_EMBEDDING:  # type: ignore[index]
         raise ValueError(f"semantic weights are for {value['embedding']!r}, not {SEMANTIC_EMBEDDING!r}")  # type: ignore[index]
+    if value.get("reading") != SEMANTIC_READING:  # type: ignore[attr-defined]
+        raise ValueError(f"semantic weights read {value.get('reading')!r}, not {SEMANTIC_READING!r}")  # type: ignore[attr-defined]
     return tuple(map(float, value["weights"])), float(value["offset"])  # type: ignore[index]
 
 
@@ -187,12 +198,12 @@ def _projection() -> Projection | None:
 
 
 def _semantic_term(branch: _Branch, question: str, language: str) -> float:
-    """The exam item's embedding term; nothing (the fitted items' average) without the embeddings. Only the
-    exam branch carries one."""
+    """The exam item's embedding term, read on its options; nothing (the fitted items' average) without the
+    embeddings. Only the exam branch carries one."""
     if branch.semantic is None or not reads_semantic(language):
         return 0.0
     reading = _projection()
-    value = reading(question) if reading is not None else None
+    value = reading(exam_options(question)) if reading is not None else None
     return 0.0 if value is None else value + branch.semantic[1]
 
 
@@ -270,5 +281,5 @@ def decide(question: str, *, strong_share: float | None = None, threshold: float
     return Difficulty(score, threshold, "strong" if score >= threshold else "fast", task)
 
 
-__all__ = ["DEFAULT_STRONG_SHARE", "Difficulty", "decide", "difficulty", "exam_item", "multiple_choice", "reads_semantic",
+__all__ = ["DEFAULT_STRONG_SHARE", "SEMANTIC_READING", "Difficulty", "decide", "difficulty", "exam_item", "multiple_choice", "reads_semantic",
            "threshold_for_share"]

@@ -26,6 +26,11 @@ WORD_PROBLEM_FEATURES: tuple[str, ...] = (
     "log_chars", "log_words", "sentences", "clauses", "quantities", "distinct_quantities", "number_words",
     "fraction", "decimal", "percent", "money", "magnitude", "comparison", "remainder", "sequence", "time_unit",
     "rate",
+    # bookkeeping and arithmetic load (added 2026-12-02, chosen on new GSM8K questions in five folds)
+    "unit_kinds", "unit_conversion", "entities", "multiplicative", "percent_count", "fraction_count", "derived_question",
+    "question_chars", "question_quantities", "stages", "complement", "hypothetical", "most_in_a_sentence",
+    "sentences_with_quantities", "questions", "long_figures", "longest_figure", "unround_figures", "decimal_figures",
+    "figure_magnitudes", "magnitude_range",
 )
 """The order of ``word_problem``'s numbers, which the shipped weights follow."""
 
@@ -40,6 +45,29 @@ _SEQUENCE_WORDS = frozenset({"if", "after", "before", "then"})
 _TIME_WORDS = frozenset({"hour", "hours", "minute", "minutes", "week", "weeks", "day", "days", "month", "months",
                          "year", "years"})
 _RATE_WORDS = frozenset({"per", "each", "every", "rate"})
+_UNIT_FAMILIES = (
+    frozenset("second seconds minute minutes hour hours day days week weeks month months year years".split()),
+    frozenset("dollar dollars cent cents $".split()),
+    frozenset("inch inches foot feet yard yards mile miles meter meters centimeters kilometers km cm".split()),
+    frozenset("pound pounds ounce ounces gram grams kilograms kg lb lbs ton tons".split()),
+    frozenset("gallon gallons liter liters cup cups quart quarts ml milliliters".split()),
+)
+_CONVERSIONS = tuple((frozenset(a.split()), frozenset(b.split())) for a, b in (
+    ("minute minutes", "hour hours"), ("day days", "week weeks"), ("month months", "year years"),
+    ("inch inches", "foot feet"), ("centimeters cm", "meter meters"), ("cent cents", "dollar dollars $"),
+    ("ounce ounces", "pound pounds"), ("second seconds", "minute minutes"), ("day days", "year years month months"),
+    ("hour hours", "day days week weeks"),
+))
+"""Two units of one dimension named in one problem: a conversion is a step of its own."""
+_MULTIPLICATIVE = frozenset("twice double triple half times each per every quarter third thirds".split())
+_FRACTION_COUNTED = frozenset("half third thirds quarter quarters fifth fifths".split())
+_DERIVED = ("how much more", "how many more", "how much less", "how many fewer", "difference", "profit", "average",
+            "altogether", "in total", "total", "combined", "left", "remain", "percent", "percentage", "change", "save",
+            "earn", "lose", "longer", "older")
+"""A question asking for a quantity derived from the others (a difference, a total, a rate) adds a step."""
+_STAGES = frozenset("first second third next following then later finally rest remaining after".split())
+_COMPLEMENT = frozenset("rest remaining except other others remainder".split())
+_HYPOTHETICAL = frozenset("if would suppose assuming".split())
 _ZH = {
     "number_words": "一二两三四五六七八九十百千万半倍",
     "fraction": ("分之", "一半"),
@@ -60,6 +88,7 @@ def _patterns() -> tuple[re.Pattern[str], ...]:
         re.compile(r"\d\s*/\s*\d"),
         re.compile(r"[\u4e00-\u9fff]"),
         re.compile("[" + _ZH["number_words"] + "]"),
+        re.compile(r"(?<=[.!?])\s+"),
     )
 
 
@@ -68,7 +97,7 @@ def word_problem(text: str) -> tuple[float, ...]:
 
     One pass each for figures, words and sentence ends; every word family is a set lookup."""
     text = text[:_WORD_PROBLEM_CHARS]
-    number, word, sentence_end, ratio, han, han_number = _patterns()
+    number, word, sentence_end, ratio, han, han_number, sentence_split = _patterns()
     numbers = number.findall(text)
     words = word.findall(text.lower())
     present = set(words)
@@ -99,6 +128,49 @@ def word_problem(text: str) -> tuple[float, ...]:
         family(_SEQUENCE_WORDS, "sequence"),
         family(_TIME_WORDS, "time_unit"),
         family(_RATE_WORDS, "rate"),
+        *_bookkeeping(text, words, present, numbers, values, number, sentence_split, ratio),
+    )
+
+
+def _bookkeeping(text: str, words: list[str], present: set[str], numbers: list[str], values: list[float],
+                 number: re.Pattern[str], sentence_split: re.Pattern[str], ratio: re.Pattern[str]) -> tuple[float, ...]:
+    """How much a problem asks to keep track of: units and conversions, named people, multiplicative
+    steps, stages, the question sentence and what it derives, and how awkward the figures are to
+    compute with (long, unround, decimal, far apart in size). Their weights are fitted (on GSM8K, by
+    ``bench/train_difficulty.py``) and not all point the way one guesses: fractions, stages, several
+    people and unround figures go with the weak model's misses, while decimals (money in cents), many
+    kinds of units and a percentage go with problems it solves."""
+    sentences = [s for s in sentence_split.split(text.strip()) if s]
+    asked = [s for s in sentences if s.rstrip().endswith("?")]
+    question = (asked[-1] if asked else sentences[-1] if sentences else "").lower()
+    per_sentence = [len(number.findall(s)) for s in sentences] or [0]
+    names = {t for s in sentences for t in (w.strip(".,;:?!'\"()") for w in s.split()[1:])
+             if len(t) > 1 and t[0].isupper() and t[1:].islower()}
+    units = present | ({"$"} if "$" in text else set())
+    digits = [n.replace(",", "").replace(".", "").strip("0") for n in numbers]
+    magnitudes = [math.log10(v) for v in values if v > 0]
+    return (
+        float(sum(1 for family in _UNIT_FAMILIES if not units.isdisjoint(family))),
+        float(sum(1 for a, b in _CONVERSIONS if not units.isdisjoint(a) and not units.isdisjoint(b))),
+        float(len(names)),
+        float(sum(1 for w in words if w in _MULTIPLICATIVE)),
+        float(text.count("%") + words.count("percent")),
+        float(len(ratio.findall(text)) + sum(1 for w in words if w in _FRACTION_COUNTED)),
+        float(any(d in question for d in _DERIVED)),
+        math.log1p(len(question)),
+        float(len(number.findall(question))),
+        float(sum(1 for w in words if w in _STAGES)),
+        float(not present.isdisjoint(_COMPLEMENT)),
+        float(sum(1 for w in words if w in _HYPOTHETICAL)),
+        float(max(per_sentence)),
+        float(sum(1 for n in per_sentence if n)),
+        float(len(asked)),
+        float(sum(1 for d in digits if len(d) >= 3)),
+        float(max((len(d) for d in digits), default=0)),
+        float(sum(1 for v in values if v >= 10 and v % 5)),
+        float(sum(1 for n in numbers if "." in n)),
+        sum(math.log10(v + 1.0) for v in values),
+        max(magnitudes) - min(magnitudes) if magnitudes else 0.0,
     )
 
 
@@ -111,6 +183,35 @@ def is_word_problem(text: str, readings: tuple[float, ...]) -> bool:
             and "=" not in head and "^" not in head and "∫" not in head)
 
 
+_OPTION_CHARS = 6000
+
+
+@lru_cache(maxsize=1)
+def _option_line() -> re.Pattern[str]:
+    return re.compile(r"^\s*\(?[A-Da-d][.):]\s?(.*)$")
+
+
+def exam_options(text: str) -> str:
+    """An exam item's options, without their letters (up to four; a line that follows an option continues it).
+
+    What an exam item's options are (figures, names, long statements, code) says more of where a
+    stronger model gains than its stem does: on MMLU subjects held out, an embedding of the options
+    alone ranked the items better than one of the stem and options together (``bench/train_difficulty.py``)."""
+    body = text[:_OPTION_CHARS]
+    cut = body.rfind("Answer:")
+    if cut > 0:
+        body = body[:cut]
+    option = _option_line()
+    options: list[str] = []
+    for line in body.split("\n"):
+        found = option.match(line) if len(options) < 4 else None
+        if found is not None:
+            options.append(found.group(1))
+        elif options:
+            options[-1] += " " + line
+    return " ".join(o.strip() for o in options)
+
+
 def digit_share(text: str) -> float:
     """ASCII digits per character of the question (an exam item's trailing "Answer:" cue is not counted)."""
     body = text[:_MAX_CHARS]
@@ -120,4 +221,4 @@ def digit_share(text: str) -> float:
     return sum(body.count(d) for d in "0123456789") / max(1, len(body))
 
 
-__all__ = ["WORD_PROBLEM_FEATURES", "digit_share", "is_word_problem", "word_problem"]
+__all__ = ["WORD_PROBLEM_FEATURES", "digit_share", "exam_options", "is_word_problem", "word_problem"]

@@ -7,8 +7,9 @@ the Llama-2 vocabulary, distilled from LLM token embeddings, MIT licence), read 
 its wheel ships. Its own loader is never called: it looks for the bundled tokenizer in the wrong
 folder and then tries a download, and nothing here may reach the network at run time.
 
-A question is read at its first 300 and last 100 characters (its subject and its last options; a
-longer window measured the same on held-out subjects and costs more), split on white space and
+A text is read at its first 300 and last 100 characters (``router.difficulty`` passes an exam item's
+options, which rank held-out subjects' items better than the whole item did; a longer window measured
+the same and costs more), split on white space and
 tokenized word by word by the packaged tokenizer. Its reading is the mean of its token vectors
 (:func:`mean_vector`, what ``bench/train_difficulty.py`` fits on). The score only ever needs one
 linear reading of that mean, so :func:`projection` folds the fitted weights into one number per token
