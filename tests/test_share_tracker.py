@@ -64,13 +64,11 @@ def _config(routing: str):  # type: ignore[no-untyped-def]
 
 
 def test_choose_adapts_a_share_but_never_an_explicit_threshold() -> None:
-    people = ["Ana", "Bo", "Chen", "Dara", "Eli", "Femi", "Gus", "Hana"]
-    stories = [
+    people = ["Ana", "Bo", "Chen", "Dara", "Eli", "Femi", "Gus", "Hana", "Ivo", "Jun", "Kai", "Lea", "Mo", "Nia", "Oli",
+              "Pia"]
+    stories = [  # one-step purchases and wages: one kind, far from the fitted mix (which reads them as easy maths)
         "{p} buys {a} pens at {b} dollars each and pays with a 100 dollar bill. How much change does {p} get?",
-        "{p} reads {a} pages a day for {b} days, then twice as many a day for a week. How many pages in all?",
-        "A tank holds {a} litres; {p} drains a third of it, then adds {b} litres. How many litres are left?",
         "{p} earns {a} dollars an hour, works {b} hours, and saves 20% of it. How much does {p} save?",
-        "{p} has {a} stickers, gives {b} to each of 3 friends, then buys half as many as were given. How many now?",
         "A train leaves at {a} km/h; {p} follows {b} minutes later at 90 km/h. After how long does {p} catch up?",
     ]
     questions = [s.format(p=p, a=12 + 7 * i, b=3 + j) for i, p in enumerate(people) for j, s in enumerate(stories)]

@@ -215,15 +215,18 @@ def _triple(value: object) -> tuple[tuple[float, ...], tuple[float, ...], tuple[
 
 
 def _within(branch: _Branch, question: str, maths: float, proof: bool, is_maths: bool) -> float:
-    """The branch's readings beyond task and length: a word problem's structure (weighed by how much the
-    question is maths; read only when it is, never for a proof) and an exam item's digit share."""
+    """The branch's readings beyond task and length: a word problem's structure (read when the question
+    is at all maths, never for a proof; whole when it is read as maths, whose probability wobbles between
+    word problems for reasons that say nothing of their difficulty, and weighed by that probability
+    otherwise, so a request of another kind that mentions figures is not pushed up) and an exam item's
+    digit share."""
     value = 0.0
     if branch.word_problem is not None and maths >= 0.05 and not proof:
         mean, scale, weights = branch.word_problem
         readings = word_problem(question)
         if is_word_problem(question, readings):
             structure = sum(w * (x - m) / s for w, x, m, s in zip(weights, readings, mean, scale, strict=True))
-            value += branch.beta * (maths * structure + (branch.word_problem_base if is_maths else 0.0))
+            value += branch.beta * (structure + branch.word_problem_base if is_maths else maths * structure)
     if branch.digits is not None:
         mean, spread, weight = branch.digits
         value += weight * (digit_share(question) - mean) / (spread or 1.0)
