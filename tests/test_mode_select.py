@@ -225,7 +225,7 @@ def test_without_a_config_an_llm_is_consulted_like_hybrid() -> None:
 # --- the mode follows the understanding: natural phrasing with traps -------------------------
 
 NATURAL = sorted((Path(__file__).resolve().parent / "data").glob("natural_holdout*.jsonl"))
-HELD_OUT_FLOOR = {"natural_holdout7": 0.9, "natural_holdout14": 0.9}
+HELD_OUT_FLOOR = {"natural_holdout7": 0.9, "natural_holdout14": 0.9, "natural_holdout17": 0.9}
 """natural_holdout.jsonl was written before issue 17's first round; natural_holdout2-6 each before one
 pass of the second round's changes (and then used to find misses, >= 0.95 per language since);
 natural_holdout7 after the last pass, never used to fix anything: its first run, 41/44 en (0.932) and
@@ -238,7 +238,10 @@ after the round's last change and never used to fix anything: its first run, 75/
 held-out figure. natural_holdout15 (students, parents, shop owners, older users, typos, mixed Chinese-English) and
 natural_holdout16 (engineers, analysts, office work, long questions with pasted snippets) were written in other
 voices after it and run once on that code: 82/89 en, 68/75 zh and 77/85 en, 64/73 zh, so 14's figure did not
-hold; both were then used to find misses. See bench/eval_modes.py."""
+hold; both were then used to find misses (and probes of other voices written by hand, never committed as sets).
+natural_holdout17 (nurses, teachers, travellers, hobbyists, learners of English, retirees typing by voice, some
+traditional characters) was written after that pass's last change and never used to fix anything: its first run,
+78/82 en (0.951) and 66/67 zh (0.985), is the held-out figure. See bench/eval_modes.py."""
 
 
 @pytest.mark.parametrize("path", NATURAL, ids=lambda p: p.stem)
