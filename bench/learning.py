@@ -15,15 +15,19 @@ Three streams per user:
 - **prior right**: the tables as they are;
 - **prior wrong**: the fast tier fails every question of the 3 kinds where the table says it
   does best (this user's weak model is bad at them);
-- **drift**: from the middle on, the fast tier fails every question of one such kind.
+- **drift**: the user's questions twice over (each pass shuffled on its own: questions are reused), and
+  from the second pass on the fast tier fails every question of one such kind, so that kind has as many
+  questions after the drift as the stream has of it (up to 250: the target allows 200). Simulated time
+  runs at the same pace as in the other streams (so the drift stream spans twice as long).
 
 Printed: PGR over the last half with learning on, and off *at the same strong share* (the same
 router with learning off on the same stream, keeping its share with the same tracker of recent scores,
 given the ``strong_share`` that sends as many of those questions up: sending more up always recovers
 more; both shares are printed), and an omniscient per-kind reference (knows each kind's true gain);
-for drift, how many questions of the drifted kind it took until 80% of 20 in a row went up, and how
-far the drift moved the other kinds' strong share over the last quarter (against the same user's run
-without the drift); mean and worst over every user of every seed (``--seeds``); the exploration share over every window of 1,000
+for drift, how many questions of the drifted kind it took until it was *sent up*: the strong share of
+its latest ``SENT_UP_OVER`` questions reached ``SENT_UP``, with that share before the drift and at the
+end; and how far the drift moved the other kinds' strong share over the last quarter (against the same
+user's doubled stream without the drift); mean and worst over every user of every seed (``--seeds``); the exploration share over every window of 1,000
 decisions; the learner's cost per decision (p50, in process, next to the prior's own decision
 measured in the same run) and Redis commands per decision on a real redis-server.
 
@@ -68,6 +72,10 @@ DISTURB_MAX = 0.10
 than this from the run on the same stream without the drift (the same questions, in the same order)."""
 SPAN_DAYS = 28.0
 """Simulated time the stream spans (4 half-lives at the default 7 days)."""
+SENT_UP, SENT_UP_OVER = 0.8, 50
+"""'Sends that kind up a tier', read as: 80% of its latest 50 questions (all after the drift) go to the strong tier
+(before the drift about a fifth did). The level of the earlier reading (16 of 20 in a row), over a window where
+one question moves the share by 2 points instead of 5."""
 
 
 MMLU_GROUPS = {  # MMLU's own categories (Hendrycks et al., 2021), for the 47 shared subjects
@@ -149,10 +157,12 @@ def prior_wrong(stream: list[Row]) -> list[Row]:
     return [replace(r, weak=0.0) if r.kind in broken else r for r in stream]
 
 
-def drift(stream: list[Row]) -> tuple[list[Row], str]:
+def drift(stream: list[Row], seed: int) -> tuple[list[Row], list[Row], str]:
+    """(the stream twice over, each pass shuffled; the same with the drift from the second pass on; the kind)."""
     kind = fine_kinds(stream, 1)[0]
-    half = len(stream) // 2
-    return [replace(r, weak=0.0) if i >= half and r.kind == kind else r for i, r in enumerate(stream)], kind
+    again = list(stream)
+    random.Random(seed).shuffle(again)
+    return stream + again, stream + [replace(r, weak=0.0) if r.kind == kind else r for r in again], kind
 
 
 CONFIG = textwrap.dedent(
@@ -176,10 +186,11 @@ def make_router(*, learning: bool, knob: str, clock: list[float]) -> Router:
     return Router(parse_config(text, "bench-learning.yaml"), clients=clients, clock=lambda: clock[0])
 
 
-async def run_on(stream: list[Row], seed: int) -> tuple[list[str], list[bool]]:
-    """Learning on: ask, reveal the chosen tier's outcome, feed it back. (tiers, explored) per question."""
+async def run_on(stream: list[Row], seed: int, step: float = 0.0) -> tuple[list[str], list[bool]]:
+    """Learning on: ask, reveal the chosen tier's outcome, feed it back. (tiers, explored) per question.
+    ``step``: simulated seconds between questions (0: the stream spans ``SPAN_DAYS``)."""
     clock = [1_800_000_000.0]
-    step = SPAN_DAYS * 86_400 / len(stream)
+    step = step or SPAN_DAYS * 86_400 / len(stream)
     tiers, explored = [], []
     random.seed(seed)  # the explorer's phase: the same for every stream of a user, so runs repeat
     async with make_router(learning=True, knob="strong_share: 0.3", clock=clock) as r:
@@ -247,12 +258,18 @@ def oracle(rows: list[Row], share: float) -> list[str]:
     return ["strong" if i in up else "fast" for i in range(len(rows))]
 
 
-def drift_figures(stream: list[Row], tiers: list[str], kind: str, undrifted: list[str]) -> tuple[int | None, float]:
-    """(questions of ``kind`` after the drift until 16 of 20 in a row went up, the largest change the drift made
-    to another kind's strong share over the last quarter: against the run on the same stream without the drift)."""
+def drift_figures(stream: list[Row], tiers: list[str], kind: str,
+                  undrifted: list[str]) -> tuple[int | None, float, float, float]:
+    """(questions of ``kind`` after the drift until it was sent up (``SENT_UP``), the largest change the drift made
+    to another kind's strong share over the last quarter (against the run on the same stream without the drift),
+    the strong share of its latest ``SENT_UP_OVER`` questions before the drift, and at the end)."""
     half = len(stream) // 2
-    after = [t for r, t in zip(stream[half:], tiers[half:], strict=True) if r.kind == kind]
-    sent_up = next((j + 1 for j in range(19, len(after)) if after[j - 19 : j + 1].count("strong") >= 16), None)
+    mine = [t == "strong" for r, t in zip(stream, tiers, strict=True) if r.kind == kind]
+    before = len([r for r in stream[:half] if r.kind == kind])
+    over = SENT_UP_OVER
+    sent_up = next((j - before for j in range(before + over, len(mine) + 1) if sum(mine[j - over : j]) >= SENT_UP * over),
+                   None)  # fmt: skip
+    share_before, share_end = statistics.mean(mine[before - over : before]), statistics.mean(mine[-over:])
     quarter = len(stream) // 4
     shifts = []
     for other in {r.kind for r in stream} - {kind}:
@@ -260,7 +277,7 @@ def drift_figures(stream: list[Row], tiers: list[str], kind: str, undrifted: lis
         plain = [t == "strong" for r, t in zip(stream[-quarter:], undrifted[-quarter:], strict=True) if r.kind == other]
         if drifted and plain:
             shifts.append(abs(statistics.mean(drifted) - statistics.mean(plain)))
-    return sent_up, max(shifts, default=0.0)
+    return sent_up, max(shifts, default=0.0), share_before, share_end
 
 
 async def measure_cost(rows: list[Row], redis_url: str | None) -> tuple[float, float, float | None]:
@@ -322,9 +339,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--by", choices=("group", "subject"), default="group",
                         help="what a kind is: the tables' categories, or each MMLU subject")
     parser.add_argument("--seeds", default="21", help="comma-separated: each seed draws --users other users")
+    parser.add_argument("--streams", default="prior right,prior wrong,drift",
+                        help="comma-separated: which of the three streams to run (the others' targets are not checked)")
     parser.add_argument("--kinds-model", help="a kinds model to use instead of the shipped one (bench/train_kinds.py "
                         "--exclude ...: a held-out figure)")
     args = parser.parse_args(argv)
+    wanted = {name.strip() for name in args.streams.split(",")}
     if args.kinds_model:
         import router.routing.kinds
 
@@ -341,11 +361,17 @@ def main(argv: list[str] | None = None) -> int:
     explore_windows: list[float] = []
     drift_up: list[int | None] = []
     drift_shift: list[float] = []
+    drift_end: list[float] = []
     for u, base in enumerate(streams):
-        drifted, drift_kind = drift(base)
+        twice, drifted, drift_kind = drift(base, u)
+        pace = SPAN_DAYS * 86_400 / len(base)
         runs: dict[str, list[str]] = {}
         for name, stream in (("prior right", base), ("prior wrong", prior_wrong(base)), ("drift", drifted)):
-            tiers, explored = asyncio.run(run_on(stream, u))
+            if name not in wanted:
+                continue
+            if name == "drift":
+                runs["undrifted"] = asyncio.run(run_on(twice, u, pace))[0]
+            tiers, explored = asyncio.run(run_on(stream, u, pace))
             runs[name] = tiers
             explore_windows += [sum(explored[i : i + 1000]) / 1000 for i in range(0, len(explored) - 999, 250)]
             half = len(stream) // 2
@@ -356,26 +382,37 @@ def main(argv: list[str] | None = None) -> int:
             gains[name].append(on_pgr - off_pgr)
             extra = ""
             if name == "drift":
-                sent_up, shift = drift_figures(stream, tiers, drift_kind, runs["prior right"])
-                extra = f"  drift {drift_kind}: up after {sent_up} of its questions; other kinds moved <= {shift:.2f}"
+                sent_up, shift, before, end = drift_figures(stream, tiers, drift_kind, runs["undrifted"])
+                extra = (f"  drift {drift_kind}: up after {sent_up} of its questions (strong share of its last "
+                         f"{SENT_UP_OVER}: {before:.2f} before, {end:.2f} at the end); other kinds moved <= {shift:.2f}")
+                drift_end.append(end)
                 drift_up.append(sent_up)
                 drift_shift.append(shift)
             print(f"{u:>4} {name:<12} {len(stream):>5} {share:>6.3f} {off.count('strong') / len(off):>5.3f} {off_pgr:>8.3f} {on_pgr:>7.3f} "
                   f"{on_pgr - off_pgr:>+7.3f} {pgr(last, oracle(last, share)):>7.3f}{extra}", flush=True)
     print()
     for name, values in gains.items():
-        print(f"{name:<12} PGR on - off at the same strong share: mean {statistics.mean(values):+.3f}, "
-              f"min {min(values):+.3f} over {len(values)} users")
-    up = [n for n in drift_up if n is not None and n <= DRIFT_WITHIN]
-    print(f"drift: the drifted kind sent up within {DRIFT_WITHIN} of its questions for {len(up)} of {len(drift_up)} users"
-          + (f" (after {statistics.mean(up):.0f} on average, {max(up)} at worst)" if up else "")
-          + f"; other kinds' strong share moved {statistics.mean(drift_shift):.2f} on average, {max(drift_shift):.2f} at worst"
-          f" (target <= {DISTURB_MAX})")
-    ok &= len(up) == len(drift_up) and max(drift_shift) <= DISTURB_MAX
-    ok &= statistics.mean(gains["prior wrong"]) >= TARGET_WRONG and statistics.mean(gains["prior right"]) >= TARGET_RIGHT
-    low, high = min(explore_windows), max(explore_windows)
-    print(f"exploration share over every window of 1,000 decisions: {low:.3f} .. {high:.3f} (explore_share {EXPLORE})")
-    ok &= EXPLORE - 0.01 <= low and high <= EXPLORE + 0.01
+        if values:
+            below = sum(v < TARGET_RIGHT for v in values)
+            print(f"{name:<12} PGR on - off at the same strong share: mean {statistics.mean(values):+.3f}, "
+                  f"min {min(values):+.3f} over {len(values)} users ({below} below {TARGET_RIGHT:+.2f})")
+    if drift_up:
+        up = [n for n in drift_up if n is not None and n <= DRIFT_WITHIN]
+        print(f"drift: the drifted kind sent up within {DRIFT_WITHIN} of its questions for {len(up)} of {len(drift_up)} users"
+              + (f" (after {statistics.mean(up):.0f} on average, {max(up)} at worst)" if up else "")
+              + f"; its strong share over its last {SENT_UP_OVER} at the end {statistics.mean(drift_end):.2f} on average, "
+              f"{min(drift_end):.2f} at worst (sent up: {SENT_UP:.2f})"
+              + f"; other kinds' strong share moved {statistics.mean(drift_shift):.2f} on average, {max(drift_shift):.2f} at worst"
+              f" (target <= {DISTURB_MAX})")
+        ok &= len(up) == len(drift_up) and max(drift_shift) <= DISTURB_MAX
+    if gains["prior wrong"]:
+        ok &= statistics.mean(gains["prior wrong"]) >= TARGET_WRONG
+    if gains["prior right"]:
+        ok &= min(gains["prior right"]) >= TARGET_RIGHT
+    if explore_windows:
+        low, high = min(explore_windows), max(explore_windows)
+        print(f"exploration share over every window of 1,000 decisions: {low:.3f} .. {high:.3f} (explore_share {EXPLORE})")
+        ok &= EXPLORE - 0.01 <= low and high <= EXPLORE + 0.01
     learner_ms, prior_ms, _ = asyncio.run(measure_cost(streams[0], None))
     print(f"learner advice p50 {learner_ms:.3f} ms in process (the prior's decision: {prior_ms:.3f} ms, same run)")
     ok &= learner_ms <= COST_P50_MS
