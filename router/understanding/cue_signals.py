@@ -143,8 +143,9 @@ HINTS: dict[str, tuple[str, ...]] = {
     "genre request": tuple(_GENRES.split("|")),
     "solve/equation": ("prime", "primes"),
     "take a role": ("you", "you're", "yourself", "be", "would", "play", "以", "模仿"),
-    "constraint puzzle": ("than", "beat", "beats", "outran", "outscored", "ahead", "before", "behind", "of", "比",
-                          "daughter", "daughters", "son", "sons", "brother", "brothers", "sister", "sisters", "siblings"),
+    "constraint puzzle": ("than", "beat", "outran", "outscored", "finished ahead", "finished before", "is ahead",
+                          "is behind", "比", "how many", "brother of", "sister of", "father of", "mother of", "son of",
+                          "daughter of", "uncle of", "aunt of", "cousin of", "husband of", "wife of"),
     "live status": ("down", "offline", "degraded", "having", "busy", "crowded", "packed", "next", "league", "table",
                     "standings", "chart", "charts", "division", "working", "loading", "closed", "shut", "cancelled", "canceled",
                     "delayed", "open"),
@@ -173,4 +174,6 @@ HINTS: dict[str, tuple[str, ...]] = {
 """A hint that is one lower-case word is looked up among the text's words (one set test for all of a
 family's word hints); any other hint (Chinese, punctuation, several words) is a substring test. The
 currency hints stay substrings: "100usd" is one word."""
-SUBSTRING_HINTS = frozenset({"currency conversion"})
+SUBSTRING_HINTS = frozenset({"currency conversion", "constraint puzzle"})
+"""The puzzle's hints are what each of its pattern's alternatives cannot match without (two comparisons, a count of
+children, two relations "X of"), tested as substrings: "of" and "before" alone would run it on most texts."""
