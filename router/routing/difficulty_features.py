@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import math
 import re
+from collections import Counter
 from functools import lru_cache
 
 _MAX_CHARS = 3000
@@ -68,6 +69,8 @@ _DERIVED = ("how much more", "how many more", "how much less", "how many fewer",
 _STAGES = frozenset("first second third next following then later finally rest remaining after".split())
 _COMPLEMENT = frozenset("rest remaining except other others remainder".split())
 _HYPOTHETICAL = frozenset("if would suppose assuming".split())
+_COUNTED = _MULTIPLICATIVE | _FRACTION_COUNTED | _STAGES | _HYPOTHETICAL
+_PUNCTUATION = ".,;:?!'\"()"
 _ZH = {
     "number_words": "一二两三四五六七八九十百千万半倍",
     "fraction": ("分之", "一半"),
@@ -144,8 +147,9 @@ def _bookkeeping(text: str, words: list[str], present: set[str], numbers: list[s
     asked = [s for s in sentences if s.rstrip().endswith("?")]
     question = (asked[-1] if asked else sentences[-1] if sentences else "").lower()
     per_sentence = [len(number.findall(s)) for s in sentences] or [0]
-    names = {t for s in sentences for t in (w.strip(".,;:?!'\"()") for w in s.split()[1:])
-             if len(t) > 1 and t[0].isupper() and t[1:].islower()}
+    names = {t for s in sentences for w in s.split()[1:] if w[0].isupper() or w[0] in _PUNCTUATION
+             for t in (w.strip(_PUNCTUATION),) if len(t) > 1 and t[0].isupper() and t[1:].islower()}
+    tally = Counter(w for w in words if w in _COUNTED)
     units = present | ({"$"} if "$" in text else set())
     digits = [n.replace(",", "").replace(".", "").strip("0") for n in numbers]
     magnitudes = [math.log10(v) for v in values if v > 0]
@@ -153,15 +157,15 @@ def _bookkeeping(text: str, words: list[str], present: set[str], numbers: list[s
         float(sum(1 for family in _UNIT_FAMILIES if not units.isdisjoint(family))),
         float(sum(1 for a, b in _CONVERSIONS if not units.isdisjoint(a) and not units.isdisjoint(b))),
         float(len(names)),
-        float(sum(1 for w in words if w in _MULTIPLICATIVE)),
+        float(sum(tally[w] for w in _MULTIPLICATIVE)),
         float(text.count("%") + words.count("percent")),
-        float(len(ratio.findall(text)) + sum(1 for w in words if w in _FRACTION_COUNTED)),
+        float(len(ratio.findall(text)) + sum(tally[w] for w in _FRACTION_COUNTED)),
         float(any(d in question for d in _DERIVED)),
         math.log1p(len(question)),
         float(len(number.findall(question))),
-        float(sum(1 for w in words if w in _STAGES)),
+        float(sum(tally[w] for w in _STAGES)),
         float(not present.isdisjoint(_COMPLEMENT)),
-        float(sum(1 for w in words if w in _HYPOTHETICAL)),
+        float(sum(tally[w] for w in _HYPOTHETICAL)),
         float(max(per_sentence)),
         float(sum(1 for n in per_sentence if n)),
         float(len(asked)),
