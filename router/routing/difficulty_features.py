@@ -69,6 +69,7 @@ _DERIVED = ("how much more", "how many more", "how much less", "how many fewer",
 _STAGES = frozenset("first second third next following then later finally rest remaining after".split())
 _COMPLEMENT = frozenset("rest remaining except other others remainder".split())
 _HYPOTHETICAL = frozenset("if would suppose assuming".split())
+_ALL_UNITS = frozenset().union(*_UNIT_FAMILIES)
 _COUNTED = _MULTIPLICATIVE | _FRACTION_COUNTED | _STAGES | _HYPOTHETICAL
 _PUNCTUATION = ".,;:?!'\"()"
 _ZH = {
@@ -146,20 +147,20 @@ def _bookkeeping(text: str, words: list[str], present: set[str], numbers: list[s
     sentences = [s for s in sentence_split.split(text.strip()) if s]
     asked = [s for s in sentences if s.rstrip().endswith("?")]
     question = (asked[-1] if asked else sentences[-1] if sentences else "").lower()
-    per_sentence = [len(number.findall(s)) for s in sentences] or [0]
+    per_sentence = [len(number.findall(s)) for s in sentences] if numbers else [0]
     names = {t for s in sentences for w in s.split()[1:] if w[0].isupper() or w[0] in _PUNCTUATION
              for t in (w.strip(_PUNCTUATION),) if len(t) > 1 and t[0].isupper() and t[1:].islower()}
     tally = Counter(w for w in words if w in _COUNTED)
-    units = present | ({"$"} if "$" in text else set())
+    units = (present | ({"$"} if "$" in text else set())) & _ALL_UNITS
     digits = [n.replace(",", "").replace(".", "").strip("0") for n in numbers]
     magnitudes = [math.log10(v) for v in values if v > 0]
     return (
-        float(sum(1 for family in _UNIT_FAMILIES if not units.isdisjoint(family))),
-        float(sum(1 for a, b in _CONVERSIONS if not units.isdisjoint(a) and not units.isdisjoint(b))),
+        float(sum(1 for family in _UNIT_FAMILIES if not units.isdisjoint(family)) if units else 0),
+        float(sum(1 for a, b in _CONVERSIONS if not units.isdisjoint(a) and not units.isdisjoint(b)) if units else 0),
         float(len(names)),
         float(sum(tally[w] for w in _MULTIPLICATIVE)),
         float(text.count("%") + words.count("percent")),
-        float(len(ratio.findall(text)) + sum(tally[w] for w in _FRACTION_COUNTED)),
+        float((len(ratio.findall(text)) if "/" in text else 0) + sum(tally[w] for w in _FRACTION_COUNTED)),
         float(any(d in question for d in _DERIVED)),
         math.log1p(len(question)),
         float(len(number.findall(question))),
