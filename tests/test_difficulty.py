@@ -15,7 +15,14 @@ import pytest
 
 from router.errors import UsageError
 from router.routing.difficulty import decide, difficulty, exam_item, multiple_choice, threshold_for_share
-from router.routing.difficulty_features import WORD_PROBLEM_FEATURES, digit_share, exam_options, word_problem
+from router.routing.difficulty_features import (
+    WORD_PROBLEM_FEATURES,
+    digit_share,
+    exam_options,
+    is_word_problem,
+    story_readings,
+    word_problem,
+)
 
 REPO = Path(__file__).resolve().parents[1]
 MODEL = REPO / "router" / "routing" / "difficulty_model.json"
@@ -151,6 +158,17 @@ def test_a_word_problem_reads_its_people_figures_and_question() -> None:
     assert r["long_figures"] == 1.0 and r["longest_figure"] == 3.0 and r["decimal_figures"] == 1.0
     assert r["questions"] == 1.0 and r["question_quantities"] == 0.0 and r["hypothetical"] == 1.0
     assert r["complement"] == 1.0 and r["multiplicative"] == 1.0
+
+
+def test_a_decision_takes_the_word_problem_readings_only_of_a_story() -> None:
+    story = "Lena bakes 48 rolls, sells three quarters of them at the fair and gives 5 to her aunt. How many are left?"
+    assert is_word_problem(story, word_problem(story))
+    assert story_readings(story) == word_problem(story)
+    equation = "Solve for x when 3x + 7 = 25 and then check the value you found by substituting it back in."
+    terse = "What is 17 times 23?"
+    for text in (equation, terse):
+        assert not is_word_problem(text, word_problem(text))
+        assert story_readings(text) is None
 
 
 def test_an_exam_items_options_are_read_without_their_letters() -> None:

@@ -42,8 +42,7 @@ from router.routing.difficulty_features import (
     WORD_PROBLEM_FEATURES,
     digit_share,
     exam_options,
-    is_word_problem,
-    word_problem,
+    story_readings,
 )
 from router.routing.semantic import DIM as SEMANTIC_DIM
 from router.routing.semantic import EMBEDDING as SEMANTIC_EMBEDDING
@@ -223,8 +222,8 @@ def _within(branch: _Branch, question: str, maths: float, proof: bool, is_maths:
     value = 0.0
     if branch.word_problem is not None and maths >= 0.05 and not proof:
         mean, scale, weights = branch.word_problem
-        readings = word_problem(question)
-        if is_word_problem(question, readings):
+        readings = story_readings(question)
+        if readings is not None:
             structure = sum(w * (x - m) / s for w, x, m, s in zip(weights, readings, mean, scale, strict=True))
             value += branch.beta * (structure + branch.word_problem_base if is_maths else maths * structure)
     if branch.digits is not None:

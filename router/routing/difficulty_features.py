@@ -19,6 +19,7 @@ import math
 import re
 from collections import Counter
 from functools import lru_cache
+from typing import Any
 
 _MAX_CHARS = 3000
 _WORD_PROBLEM_CHARS = 720
@@ -100,7 +101,24 @@ def word_problem(text: str) -> tuple[float, ...]:
     """The numbers named by ``WORD_PROBLEM_FEATURES``, for one maths question.
 
     One pass each for figures, words and sentence ends; every word family is a set lookup."""
-    text = text[:_WORD_PROBLEM_CHARS]
+    base, context = _base(text[:_WORD_PROBLEM_CHARS])
+    return base + _bookkeeping(*context)
+
+
+def story_readings(text: str) -> tuple[float, ...] | None:
+    """``word_problem(text)`` when ``is_word_problem`` holds, else None: the bookkeeping readings, the
+    costlier half, are taken only for a story, since a decision reads them for nothing else."""
+    head = text[:_WORD_PROBLEM_CHARS]
+    if "=" in head or "^" in head or "∫" in head:
+        return None
+    base, context = _base(head)
+    if not _story(base):
+        return None
+    return base + _bookkeeping(*context)
+
+
+def _base(text: str) -> tuple[tuple[float, ...], tuple[Any, ...]]:
+    """The first readings, and what the bookkeeping readings go on to read."""
     number, word, sentence_end, ratio, han, han_number, sentence_split = _patterns()
     numbers = number.findall(text)
     words = word.findall(text.lower())
@@ -114,7 +132,7 @@ def word_problem(text: str) -> tuple[float, ...]:
     number_words = sum(1 for w in words if w in _NUMBER_WORDS)
     if cjk:
         number_words += len(han_number.findall(text))
-    return (
+    base = (
         math.log1p(len(text)),
         math.log1p(len(text.split())),
         float(len(sentence_end.findall(text))),
@@ -132,8 +150,8 @@ def word_problem(text: str) -> tuple[float, ...]:
         family(_SEQUENCE_WORDS, "sequence"),
         family(_TIME_WORDS, "time_unit"),
         family(_RATE_WORDS, "rate"),
-        *_bookkeeping(text, words, present, numbers, values, number, sentence_split, ratio),
     )
+    return base, (text, words, present, numbers, values, number, sentence_split, ratio)
 
 
 def _bookkeeping(text: str, words: list[str], present: set[str], numbers: list[str], values: list[float],
@@ -184,8 +202,11 @@ def is_word_problem(text: str, readings: tuple[float, ...]) -> bool:
     word-problem weights were fitted on. An equation, an integral or a terse exercise is another kind of
     maths, where a short question is not an easy one."""
     head = text[:_WORD_PROBLEM_CHARS]
-    return (readings[4] + readings[6] >= 2.0 and readings[1] >= math.log1p(15)
-            and "=" not in head and "^" not in head and "∫" not in head)
+    return _story(readings) and "=" not in head and "^" not in head and "∫" not in head
+
+
+def _story(readings: tuple[float, ...]) -> bool:
+    return readings[4] + readings[6] >= 2.0 and readings[1] >= math.log1p(15)
 
 
 _OPTION_CHARS = 6000
@@ -226,4 +247,4 @@ def digit_share(text: str) -> float:
     return sum(body.count(d) for d in "0123456789") / max(1, len(body))
 
 
-__all__ = ["WORD_PROBLEM_FEATURES", "digit_share", "exam_options", "is_word_problem", "word_problem"]
+__all__ = ["WORD_PROBLEM_FEATURES", "digit_share", "exam_options", "is_word_problem", "story_readings", "word_problem"]
