@@ -115,7 +115,7 @@ import routing_tables as rt  # noqa: E402
 
 from router.routing import semantic  # noqa: E402
 from router.routing.difficulty import SEMANTIC_READING, exam_item, reads_semantic  # noqa: E402
-from router.routing.difficulty_features import digit_share, exam_options, is_word_problem, word_problem  # noqa: E402
+from router.routing.difficulty_features import digit_share, exam_options, story_readings  # noqa: E402
 from router.understanding import TASK_TYPES, understand  # noqa: E402
 
 OUTPUT = REPO / "router" / "routing" / "difficulty_model.json"
@@ -178,8 +178,7 @@ def read(rows: Sequence[rt.Row]) -> list[Reading]:
     out = []
     for r in rows:
         u = understand(r.prompt)
-        wp = word_problem(r.prompt)
-        wp = wp if is_word_problem(r.prompt, wp) and "proof" not in u.constraints else ()
+        wp = (story_readings(r.prompt) if "proof" not in u.constraints else None) or ()
         choice = exam_item(r.prompt)
         vector = semantic.mean_vector(exam_options(r.prompt)) if choice and reads_semantic(u.language) else None
         out.append(Reading(u.vector[:T], TASK_TYPES.index(u.task), u.vector[:21], math.log1p(len(r.prompt)),

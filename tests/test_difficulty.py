@@ -19,7 +19,6 @@ from router.routing.difficulty_features import (
     WORD_PROBLEM_FEATURES,
     digit_share,
     exam_options,
-    is_word_problem,
     story_readings,
     word_problem,
 )
@@ -162,12 +161,10 @@ def test_a_word_problem_reads_its_people_figures_and_question() -> None:
 
 def test_a_decision_takes_the_word_problem_readings_only_of_a_story() -> None:
     story = "Lena bakes 48 rolls, sells three quarters of them at the fair and gives 5 to her aunt. How many are left?"
-    assert is_word_problem(story, word_problem(story))
     assert story_readings(story) == word_problem(story)
     equation = "Solve for x when 3x + 7 = 25 and then check the value you found by substituting it back in."
     terse = "What is 17 times 23?"
     for text in (equation, terse):
-        assert not is_word_problem(text, word_problem(text))
         assert story_readings(text) is None
 
 

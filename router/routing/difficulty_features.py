@@ -106,13 +106,16 @@ def word_problem(text: str) -> tuple[float, ...]:
 
 
 def story_readings(text: str) -> tuple[float, ...] | None:
-    """``word_problem(text)`` when ``is_word_problem`` holds, else None: the bookkeeping readings, the
-    costlier half, are taken only for a story, since a decision reads them for nothing else."""
+    """``word_problem(text)`` for a story with at least two quantities (figures or number words) and no
+    equation to solve, what the word-problem weights were fitted on; None for anything else. An
+    equation, an integral or a terse exercise is another kind of maths, where a short question is not
+    an easy one. The bookkeeping readings, the costlier half, are taken only once the first readings
+    show a story."""
     head = text[:_WORD_PROBLEM_CHARS]
     if "=" in head or "^" in head or "∫" in head:
         return None
     base, context = _base(head)
-    if not _story(base):
+    if base[4] + base[6] < 2.0 or base[1] < math.log1p(15):
         return None
     return base + _bookkeeping(*context)
 
@@ -197,18 +200,6 @@ def _bookkeeping(text: str, words: list[str], present: set[str], numbers: list[s
     )
 
 
-def is_word_problem(text: str, readings: tuple[float, ...]) -> bool:
-    """A story with at least two quantities (figures or number words) and no equation to solve: what the
-    word-problem weights were fitted on. An equation, an integral or a terse exercise is another kind of
-    maths, where a short question is not an easy one."""
-    head = text[:_WORD_PROBLEM_CHARS]
-    return _story(readings) and "=" not in head and "^" not in head and "∫" not in head
-
-
-def _story(readings: tuple[float, ...]) -> bool:
-    return readings[4] + readings[6] >= 2.0 and readings[1] >= math.log1p(15)
-
-
 _OPTION_CHARS = 6000
 
 
@@ -247,4 +238,4 @@ def digit_share(text: str) -> float:
     return sum(body.count(d) for d in "0123456789") / max(1, len(body))
 
 
-__all__ = ["WORD_PROBLEM_FEATURES", "digit_share", "exam_options", "is_word_problem", "story_readings", "word_problem"]
+__all__ = ["WORD_PROBLEM_FEATURES", "digit_share", "exam_options", "story_readings", "word_problem"]
