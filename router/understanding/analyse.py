@@ -159,7 +159,8 @@ def _understand(text: str) -> Understanding:
     body = text.strip()
     if len(body) > _MAX_CHARS:
         body = body[: _MAX_CHARS // 2] + "\n" + body[-_MAX_CHARS // 2 :]
-    if CJK.search(body) is not None:
+    has_cjk = CJK.search(body) is not None  # lower-casing and the apostrophes put back below leave Han alone
+    if has_cjk:
         body = to_simplified(body)  # "現在台北幾度" asks what "现在台北几度" asks
     c = compiled()
     low = body.lower()
@@ -179,7 +180,6 @@ def _understand(text: str) -> Understanding:
         window = low if len(low) <= _PATTERN_CHARS else low[: _PATTERN_CHARS // 2] + "\n" + low[-_PATTERN_CHARS // 2 :]
         tokens = c.word.findall(low)
         present = set(tokens)
-    has_cjk = CJK.search(low) is not None
     for index, matched in family_hits(c, low, window, digits, tokens, present, has_cjk).items():
         family = c.families[index]
         if family.task == "signal" or family.name in _MATERIAL_ONLY:
@@ -241,7 +241,7 @@ def _understand(text: str) -> Understanding:
         # answer, of its own kind; "answer in" / "return the result" say how to answer, not what to do.
         operation = False
     lettered = "\n" in body and _OPTION_LINES.search(body) is not None
-    material = _has_material(body, low, lettered) and (operation or any(r in low for r in _REFERENCES))
+    material = _has_material(body, lettered, has_cjk) and (operation or any(r in low for r in _REFERENCES))
     if scores["coding"] >= 3.0 and "extraction request" in names and (not material or any(h in low for h in _HOW_TO)):
         # "how do I format a date in js", "用Python提取网页链接": code that extracts, no text to extract from
         scores["extraction"] = min(scores["extraction"], 1.0)
@@ -479,9 +479,14 @@ def _fits(task: str, low: str, present: set[str], signals: dict[str, str], mater
 
 def _reminds_first(low: str) -> bool:
     """Whether a reminder request comes before the first writing verb."""
-    remind = min((at for at in (low.find(r) for r in _REMINDERS) if at != -1), default=-1)
-    write = min((at for at in (low.find(w) for w in ("write", "写", "draft")) if at != -1), default=-1)
+    remind = _earliest(low, _REMINDERS)
+    write = _earliest(low, ("write", "写", "draft"))
     return remind != -1 and (write == -1 or remind < write)
+
+
+def _earliest(low: str, terms: tuple[str, ...]) -> int:
+    """Where the first of ``terms`` to occur in ``low`` starts, -1 when none does."""
+    return min((at for at in map(low.find, terms) if at != -1), default=-1)
 
 
 def _percent_sign(text: str) -> str:
@@ -500,7 +505,7 @@ def _apostrophe(found: re.Match[str]) -> str:
 def _opens(term: str, low: str, tokens: list[str]) -> bool:
     """Whether a greeting term is among the first words of the text (a Chinese one: its first characters)."""
     # "turn this into a formal email: hey boss, ...": a greeting after the colon is the text's
-    colon = min((at for at in (low.find(":"), low.find("：")) if at != -1), default=-1)
+    colon = _earliest(low, (":", "："))
     if colon != -1 and _opens_after(term, low, colon):
         return False
     at = low.find(term)
@@ -512,7 +517,7 @@ def _opens(term: str, low: str, tokens: list[str]) -> bool:
         return True
     if term.isascii():
         return term in tokens[:_GREETING_WORDS]
-    return 0 <= low.find(term) < _GREETING_WORDS
+    return 0 <= at < _GREETING_WORDS
 
 
 def _opens_after(term: str, low: str, colon: int) -> bool:
@@ -521,14 +526,14 @@ def _opens_after(term: str, low: str, colon: int) -> bool:
     return at is not None and at.start() > colon
 
 
-def _has_material(body: str, low: str, lettered: bool) -> bool:
+def _has_material(body: str, lettered: bool, has_cjk: bool) -> bool:
     """A block of text follows the request: after a newline, a colon or inside a long quotation. Lettered
     options ("A. ... B. ...") are a question to answer, not a text to work on."""
     if lettered:
         return False
     for mark in ("\n", ":", "："):
         at = body.find(mark)
-        if at != -1 and len(body) - at > (12 if CJK.search(body) else 20):  # a Chinese line says more per character
+        if at != -1 and len(body) - at > (12 if has_cjk else 20):  # a Chinese line says more per character
             return True
     return _QUOTED.search(body) is not None
 
