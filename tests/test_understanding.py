@@ -406,6 +406,15 @@ def test_the_fallback_never_makes_an_extraction_without_a_text_nor_a_lookup_of_a
     assert fallback.predict("") is None
 
 
+def test_an_emoji_does_not_make_a_how_to_without_a_technical_object_a_coding_question() -> None:
+    """The fallback's coding needs a technical object unless the text is Chinese (its words are characters);
+    a crying face is no Chinese, so a plain how-to with one is still no coding question."""
+    for question in ("how do i get better at this 😭", "how do I make it work again 😅 pls"):
+        u = understand(question)
+        assert u.task != "coding", (question, u.evidence)
+    assert understand("how do i get my script working again 😭").task == "coding"  # a script is a technical object
+
+
 def test_the_reading_is_the_same_in_every_process_whatever_its_hash_seed() -> None:
     """The reason a mode or route cites must not change from one process to the next: a set's order
     follows the string hash seed, so a reading that walked sets as they come cited other terms."""

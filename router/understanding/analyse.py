@@ -439,7 +439,7 @@ def _understand(text: str) -> Understanding:
     # Three or more quantities make a word problem the numbers read better than words do.
     if (max(scores.values()) <= task_fallback.WEAK and len(body) <= _FALLBACK_CHARS and not lettered and quantities < 3
             and (guess := task_fallback.predict(body)) is not None and guess[1] >= task_fallback.MIN_PROBABILITY):
-        if _fits(guess[0], low, present, signals, material, scores["live_data"] > 0 or "deictic" in signals):
+        if _fits(guess[0], low, present, signals, material, scores["live_data"] > 0 or "deictic" in signals, has_cjk):
             scores[guess[0]] += _FALLBACK_WEIGHT
             evidence.append((guess[0], f"worded like {guess[0]} questions ({guess[1]:.2f})", _FALLBACK_WEIGHT))
     # No cue at all: a short line is conversation, a longer question asks for knowledge.
@@ -462,7 +462,8 @@ def _understand(text: str) -> Understanding:
     )
 
 
-def _fits(task: str, low: str, present: set[str], signals: dict[str, str], material: bool, live: bool) -> bool:
+def _fits(task: str, low: str, present: set[str], signals: dict[str, str], material: bool, live: bool,
+          has_cjk: bool) -> bool:
     """Whether the fallback's task has what that kind of work needs: an extraction a text to work on, a
     schedule entry a time, a look-up a question that is no "why" (a why asks for a reason), code a
     technical object (Chinese is left to the model: its words are characters, not in ``_TECHNICAL``)."""
@@ -473,7 +474,7 @@ def _fits(task: str, low: str, present: set[str], signals: dict[str, str], mater
     if task == "live_data":
         return "why" not in present and "为什么" not in low and "为啥" not in low and live
     if task == "coding":
-        return not present.isdisjoint(_TECHNICAL) or any("\u3400" <= ch for ch in low)
+        return not present.isdisjoint(_TECHNICAL) or has_cjk
     return True
 
 
