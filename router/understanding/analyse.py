@@ -25,7 +25,7 @@ from functools import lru_cache
 from router.lazyre import LazyPattern
 from router.understanding import fallback as task_fallback
 from router.understanding import readings
-from router.understanding.cues import Lazy, compiled
+from router.understanding.cues import compiled
 from router.understanding.families import FUNCTION_WORDS, family_hits
 from router.understanding.language import CJK, detect_language, script_language, to_simplified
 from router.understanding.types import TASK_TYPES, Understanding
@@ -539,7 +539,7 @@ def _has_material(body: str, lettered: bool, has_cjk: bool) -> bool:
     return _QUOTED.search(body) is not None
 
 
-def _match(pattern: Lazy, text: str) -> str | None:
+def _match(pattern: LazyPattern, text: str) -> str | None:
     found = pattern.search(text)
     return found.group(0) if found else None
 

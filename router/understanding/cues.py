@@ -15,10 +15,10 @@ The tables live in modules by concern (``cue_text``, ``cue_work``, ``cue_world``
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 
+from router.lazyre import LazyPattern
 from router.understanding.cue_patterns import (
     ACTIVITY,
     CLOCK,
@@ -43,31 +43,6 @@ from router.understanding.cue_world import WORLD
 FAMILIES: tuple[tuple[str, str, float, str, str, str], ...] = (*TRANSLATION, *TECHNICAL, *PROSE_AND_TALK, *WORLD)
 """In this order (the order breaks ties between equal weights and orders a reason's evidence)."""
 
-class Lazy:
-    """A pattern compiled on its first use: most questions never need most patterns, and compiling
-    them all would cost tens of milliseconds on the first question of a process."""
-
-    __slots__ = ("_compiled", "source")
-
-    def __init__(self, source: str) -> None:
-        self.source = source
-        self._compiled: re.Pattern[str] | None = None
-
-    def _get(self) -> re.Pattern[str]:
-        if self._compiled is None:
-            self._compiled = re.compile(self.source)
-        return self._compiled
-
-    def search(self, text: str) -> re.Match[str] | None:
-        return self._get().search(text)
-
-    def findall(self, text: str) -> list[str]:
-        return self._get().findall(text)
-
-    def finditer(self, text: str) -> Iterator[re.Match[str]]:
-        return self._get().finditer(text)
-
-
 @dataclass(frozen=True)
 class Family:
     task: str
@@ -81,7 +56,7 @@ class Family:
     """Or one of these Chinese substrings (tested only when the text has Chinese in it)."""
     hinted: bool
     """Whether the family has any hint at all (no hint: the pattern always runs)."""
-    pattern: Lazy | None
+    pattern: LazyPattern | None
 
 
 @dataclass(frozen=True)
@@ -116,16 +91,16 @@ class Compiled:
     """The first characters of every Chinese term: intersected with a text's characters."""
     patterned: tuple[tuple[int, Family], ...]
     """The families that have a regular expression, with their index."""
-    number: Lazy
-    zh_number: Lazy
-    expression: Lazy
-    math_function: Lazy
-    percent_of: Lazy
-    time_expression: Lazy
-    clock: Lazy
-    person: Lazy
-    activity: Lazy
-    length: Lazy
+    number: LazyPattern
+    zh_number: LazyPattern
+    expression: LazyPattern
+    math_function: LazyPattern
+    percent_of: LazyPattern
+    time_expression: LazyPattern
+    clock: LazyPattern
+    person: LazyPattern
+    activity: LazyPattern
+    length: LazyPattern
 
 
 _NO_FORMS = frozenset({"ruby", "python", "java", "rust", "swift", "perl", "dart", "lua", "scala", "shell", "node",
@@ -168,7 +143,7 @@ def compiled() -> Compiled:
         substrings = tuple(h for h in hints if h not in as_words and not _CJK_HINT.search(h))
         zh_hints = tuple(h for h in hints if h not in as_words and _CJK_HINT.search(h))
         families.append(
-            Family(task, name, weight, substrings, as_words, zh_hints, bool(hints), Lazy(rx) if rx else None)
+            Family(task, name, weight, substrings, as_words, zh_hints, bool(hints), LazyPattern(rx) if rx else None)
         )
         for term in (t for t in zh.split("|") if t):
             terms.setdefault(term, []).append(index)
@@ -187,8 +162,8 @@ def compiled() -> Compiled:
                     if len(parts[1]) > 2 and not parts[1].endswith("s"):
                         phrases.setdefault((parts[0], parts[1] + "s"), []).append(entry_)
 
-    def c(pattern: str) -> Lazy:
-        return Lazy(pattern)
+    def c(pattern: str) -> LazyPattern:
+        return LazyPattern(pattern)
 
     first: dict[str, list[tuple[str, tuple[int, ...]]]] = {}
     for term, indices in terms.items():
@@ -224,4 +199,4 @@ def compiled() -> Compiled:
     )
 
 
-__all__ = ["FAMILIES", "OPTION_FAMILIES", "SIGNALS", "Compiled", "Family", "Lazy", "compiled"]
+__all__ = ["FAMILIES", "OPTION_FAMILIES", "SIGNALS", "Compiled", "Family", "compiled"]
