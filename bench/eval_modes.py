@@ -49,12 +49,16 @@ import time
 from pathlib import Path
 from typing import Any
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from heldout_sets import held_out
+
 REPO = Path(__file__).resolve().parent.parent
 _SHARED = next((p for p in (REPO.parent / "shared", Path("/work/shared")) if p.is_dir()), REPO.parent / "shared")
 DEFAULT_SETS = (
     _SHARED / "datasets" / "modes_dev.jsonl",
     *sorted((REPO / "tests" / "data").glob("modes_holdout*.jsonl")),
-    *sorted((REPO / "tests" / "data").glob("natural_holdout*.jsonl")),
+    *held_out(sorted((REPO / "tests" / "data").glob("natural_holdout*.jsonl"))),  # unrun sets only with --data
 )
 ACCURACY_TARGET = 0.90
 MEDIAN_TARGET_MS = 1.0

@@ -27,8 +27,12 @@ import sys
 from collections import Counter
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from heldout_sets import held_out
+
 REPO = Path(__file__).resolve().parent.parent
-DEFAULT_SETS = (REPO / "tests" / "data" / "task_dev.jsonl", *sorted((REPO / "tests" / "data").glob("task_holdout*.jsonl")))
+DEFAULT_SETS = (REPO / "tests" / "data" / "task_dev.jsonl", *held_out(sorted((REPO / "tests" / "data").glob("task_holdout*.jsonl"))))
 
 
 def _load(path: Path) -> list[dict[str, str]]:

@@ -31,6 +31,10 @@ MIN_COUNT = 3
 
 def _sets() -> dict[str, list[dict[str, str]]]:
     paths = [*sorted(DATA.glob("natural_holdout*.jsonl")), *sorted(DATA.glob("task_holdout*.jsonl")), DATA / "task_dev.jsonl"]
+    sys.path.insert(0, str(REPO / "bench"))
+    from heldout_sets import held_out
+
+    paths = held_out(paths)  # a set not yet run is never fitted on
     return {p.stem: [json.loads(line) for line in p.read_text(encoding="utf-8").splitlines() if line.strip()] for p in paths}
 
 

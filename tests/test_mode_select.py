@@ -224,7 +224,10 @@ def test_without_a_config_an_llm_is_consulted_like_hybrid() -> None:
 
 # --- the mode follows the understanding: natural phrasing with traps -------------------------
 
-NATURAL = sorted((Path(__file__).resolve().parent / "data").glob("natural_holdout*.jsonl"))
+DATA = Path(__file__).resolve().parent / "data"
+UNRUN = {line.split("#")[0].strip() for line in (DATA / "unrun_sets.txt").read_text(encoding="utf-8").splitlines()} - {""}
+"""Sets committed before their first run (tests/data/unrun_sets.txt): left out here until that run has been made."""
+NATURAL = [p for p in sorted(DATA.glob("natural_holdout*.jsonl")) if p.stem not in UNRUN]
 HELD_OUT_FLOOR = {"natural_holdout7": 0.9, "natural_holdout14": 0.9, "natural_holdout17": 0.9}
 """natural_holdout.jsonl was written before issue 17's first round; natural_holdout2-6 each before one
 pass of the second round's changes (and then used to find misses, >= 0.95 per language since);
