@@ -20,6 +20,11 @@ model fitted on everything else (the word-problem term is fitted on GSM8K, so th
 without it); and MMLU scored subject by subject by a model fitted without that subject, then APGR
 over 40 draws of 10 subjects pooled, next to length on the same draws.
 
+Each held-out source also gets a paired bootstrap (200 resamples of its rows, seed 0) of APGR(difficulty)
+minus APGR(length): the 5-95% interval says how much of a margin is the source's sampling noise (on
+the recipe of 2026-12-02: arena_bench_v1's 292 prompts about +-0.04, h2o's 60 about +-0.08, GSM8K's
+1,003 +-0.04, MMLU's 10,813 +-0.014), so a change of a point or two on one of them is not evidence.
+
 Targets (issue 17): APGR >= max(length, random) + 0.05 on every held-out source; the balanced
 share within 5 points of the target on every held-out source (with the tracker); p99 <= 1 ms. Exit status 1 when one is missed.
 """
@@ -85,6 +90,34 @@ def latency(questions: Sequence[str]) -> tuple[float, float, float, float]:
             baseline.append((time.thread_time() - start) * 1e3)
         runs.append((percentile(decision, 0.5), percentile(decision, 0.99), percentile(baseline, 0.5), percentile(baseline, 0.99)))
     return tuple(sorted(r[k] for r in runs)[1] for k in range(4))  # type: ignore[return-value]
+
+
+def bootstrap_margin(scores: Sequence[float], rows: Sequence[rt.Row], resamples: int = 200,
+                     seed: int = 0) -> tuple[float, float]:
+    """5th and 95th percentiles of APGR(scores) - APGR(length) over paired resamples of the rows: the noise
+    of a source's margin over length (ties broken by prompt hash, as ``td.apgr`` does)."""
+    hashes = [td.prompt_hash(r.prompt) for r in rows]
+    gains = [r.strong - r.weak for r in rows]
+    length = [float(len(r.prompt)) for r in rows]
+
+    def area(values: Sequence[float], picks: Sequence[int]) -> float:
+        total = sum(gains[j] for j in picks)
+        if not total:
+            return 0.0
+        acc, curve = 0.0, 0.0
+        for j in sorted(picks, key=lambda j: (-values[j], hashes[j])):
+            acc += gains[j]
+            curve += acc / total
+        return curve / (len(picks) + 1)
+
+    rng = random.Random(seed)
+    n = len(rows)
+    diffs = []
+    for _ in range(resamples):
+        picks = [rng.randrange(n) for _ in range(n)]
+        diffs.append(area(scores, picks) - area(length, picks))
+    diffs.sort()
+    return diffs[int(0.05 * resamples)], diffs[int(0.95 * resamples) - 1]
 
 
 def question_folds(rows: Sequence[rt.Row], readings: Sequence[td.Reading], source: str, folds: int = 5,
@@ -177,7 +210,12 @@ def main() -> int:
         flag = "" if a >= bar else f"  MISSED: < max(length, random) + {MARGIN} = {bar:.3f}"
         if flag and name in td.HELD_OUT:
             ok = False
-        print(f"  {name:<16} n={len(sub):>5}  APGR {a:.3f} (CPT50 {cpt50(mine, sub):.2f})  length {lgt:.3f}  random {rnd:.3f}{flag}")
+        noise = ""
+        if name in td.HELD_OUT:
+            low, high = bootstrap_margin(mine, sub)
+            noise = f"  (minus length, 5-95%: {low:+.3f} .. {high:+.3f})"
+        print(f"  {name:<16} n={len(sub):>5}  APGR {a:.3f} (CPT50 {cpt50(mine, sub):.2f})  length {lgt:.3f}  random {rnd:.3f}"
+              f"{noise}{flag}")
 
     if any(r.source == "gsm8k" for r in rows):
         for seed in FOLD_SEEDS:
