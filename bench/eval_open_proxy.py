@@ -24,7 +24,11 @@ figures since are not held-out ones. ``chat_bench_style2`` (64, 8 per category) 
 (49) were written after the pass's last change and fixed nothing; first run (2026-12-02 06:37, load 6.1):
 chat_bench_style2 89.1% (the code before the pass: 89.1%), APGR difficulty 0.660 (before 0.659), length
 0.540, kind only 0.689, oracle 0.710; instructions_style2 83.7% (before 73.5%), difficulty 0.712 (before
-0.707), length 0.541, kind only 0.681, oracle 0.744. Difficulty stays below "kind only" on the chat sets
+0.707), length 0.541, kind only 0.681, oracle 0.744. ``chat_bench_style3`` (64, 8 per category) and ``instructions_style3`` (49),
+written by another helper and committed unrun, run once on the round's final code (main 3806846, after the
+final retrain; 2026-12-02 09:40, load 0.4), nothing changed after: chat_bench_style3 difficulty 0.675,
+length 0.509, kind only 0.694, oracle 0.710, random 0.538; instructions_style3 difficulty 0.714, length
+0.468, kind only 0.708, oracle 0.744, random 0.489. Difficulty stays below "kind only" on the chat sets
 because the trained prior puts reasoning (0.15) and maths (0.29) under coding and extraction, where these
 assumed gains put them first; pulling the prior towards the assumption lowers every open source held out
 (``bench/train_difficulty.py``), so the assumption, not the prior, is what the tables contradict.
