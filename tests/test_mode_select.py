@@ -228,7 +228,7 @@ DATA = Path(__file__).resolve().parent / "data"
 UNRUN = {line.split("#")[0].strip() for line in (DATA / "unrun_sets.txt").read_text(encoding="utf-8").splitlines()} - {""}
 """Sets committed before their first run (tests/data/unrun_sets.txt): left out here until that run has been made."""
 NATURAL = [p for p in sorted(DATA.glob("natural_holdout*.jsonl")) if p.stem not in UNRUN]
-HELD_OUT_FLOOR = {"natural_holdout7": 0.9, "natural_holdout14": 0.9, "natural_holdout17": 0.9}
+HELD_OUT_FLOOR = {"natural_holdout7": 0.9, "natural_holdout14": 0.9, "natural_holdout17": 0.9, "natural_holdout18": 0.9}
 """natural_holdout.jsonl was written before issue 17's first round; natural_holdout2-6 each before one
 pass of the second round's changes (and then used to find misses, >= 0.95 per language since);
 natural_holdout7 after the last pass, never used to fix anything: its first run, 41/44 en (0.932) and
@@ -244,7 +244,11 @@ voices after it and run once on that code: 82/89 en, 68/75 zh and 77/85 en, 64/7
 hold; both were then used to find misses (and probes of other voices written by hand, never committed as sets).
 natural_holdout17 (nurses, teachers, travellers, hobbyists, learners of English, retirees typing by voice, some
 traditional characters) was written after that pass's last change and never used to fix anything: its first run,
-78/82 en (0.951) and 66/67 zh (0.985), is the held-out figure. See bench/eval_modes.py."""
+78/82 en (0.951) and 66/67 zh (0.985), is the held-out figure. natural_holdout18 (farmers, drivers, lawyers,
+accountants, gamers, chefs, support agents, phone and voice typing, code-switching, traditional characters) was
+written by a developer who had not read the cue tables, committed unrun, and run once on main e16fe3a (the code of
+set 17's figure): 80/85 en (0.941) and 71/75 zh (0.947), short of 0.95 in both; nothing was changed after it.
+See bench/eval_modes.py."""
 
 
 @pytest.mark.parametrize("path", NATURAL, ids=lambda p: p.stem)

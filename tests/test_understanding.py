@@ -241,10 +241,12 @@ DATA = Path(__file__).resolve().parent / "data"
 UNRUN = {line.split("#")[0].strip() for line in (DATA / "unrun_sets.txt").read_text(encoding="utf-8").splitlines()} - {""}
 """Sets committed before their first run (tests/data/unrun_sets.txt): left out here until that run has been made."""
 TASK_SETS = [p for p in sorted(DATA.glob("task_holdout*.jsonl")) if p.stem not in UNRUN]
-HELD_OUT_FLOOR = {"task_holdout6": 0.8}
+HELD_OUT_FLOOR = {"task_holdout6": 0.8, "task_holdout7": 0.85}
 """Each set was written before the cue changes that followed it. Sets 1-5 then served to find misses
 (>= 0.9 per language since); set 6 was written after the last change and never used to fix anything:
-its first run, 0.845 en / 0.929 zh, is the held-out figure, and it must not fall below 0.8."""
+its first run, 0.845 en / 0.929 zh, is the held-out figure, and it must not fall below 0.8. Set 7 (new voices,
+written by one developer before reading the cue tables, committed unrun) had its one first run on main e16fe3a:
+62/68 en (0.912), 38/42 zh (0.905); nothing was changed after it, and it must not fall below 0.85."""
 
 
 @pytest.mark.parametrize("path", TASK_SETS, ids=lambda p: p.stem)
