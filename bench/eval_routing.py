@@ -95,27 +95,15 @@ def latency(questions: Sequence[str]) -> tuple[float, float, float, float]:
 def bootstrap_margin(scores: Sequence[float], rows: Sequence[rt.Row], resamples: int = 200,
                      seed: int = 0) -> tuple[float, float]:
     """5th and 95th percentiles of APGR(scores) - APGR(length) over paired resamples of the rows: the noise
-    of a source's margin over length (ties broken by prompt hash, as ``td.apgr`` does)."""
-    hashes = [td.prompt_hash(r.prompt) for r in rows]
-    gains = [r.strong - r.weak for r in rows]
+    of a source's margin over length, each resample scored by ``td.apgr`` itself."""
     length = [float(len(r.prompt)) for r in rows]
-
-    def area(values: Sequence[float], picks: Sequence[int]) -> float:
-        total = sum(gains[j] for j in picks)
-        if not total:
-            return 0.0
-        acc, curve = 0.0, 0.0
-        for j in sorted(picks, key=lambda j: (-values[j], hashes[j])):
-            acc += gains[j]
-            curve += acc / total
-        return curve / (len(picks) + 1)
-
     rng = random.Random(seed)
     n = len(rows)
     diffs = []
     for _ in range(resamples):
         picks = [rng.randrange(n) for _ in range(n)]
-        diffs.append(area(scores, picks) - area(length, picks))
+        sample = [rows[j] for j in picks]
+        diffs.append(td.apgr([scores[j] for j in picks], sample) - td.apgr([length[j] for j in picks], sample))
     diffs.sort()
     return diffs[int(0.05 * resamples)], diffs[int(0.95 * resamples) - 1]
 
