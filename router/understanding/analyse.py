@@ -13,7 +13,10 @@ Some readings exclude others, because they say what the question *is*:
   ("yesterday") never makes one;
 * years and numbers that are part of a name ("Apollo 11") are not quantities.
 
-Deterministic and pure Python; the patterns compile on first use.
+The readings live by concern: ``casual`` (apostrophes casual typing leaves out), ``given_text`` (a text
+handed over, whose greetings are its own), ``figures`` (quantities and exact figures), ``timely`` (live data
+and schedule entries), ``fallback`` (the words of labelled questions, when the cues are weak); this module
+weighs them. Deterministic and pure Python; the patterns compile on first use.
 """
 
 from __future__ import annotations
@@ -22,11 +25,12 @@ import math
 import re
 from functools import lru_cache
 
-from router.lazyre import LazyPattern
 from router.understanding import fallback as task_fallback
-from router.understanding import readings
-from router.understanding.cues import compiled
-from router.understanding.families import FUNCTION_WORDS, family_hits
+from router.understanding import figures, given_text, readings, timely
+from router.understanding.casual import restore_apostrophes
+from router.understanding.cues import Compiled, compiled
+from router.understanding.families import family_hits
+from router.understanding.given_text import earliest
 from router.understanding.language import CJK, detect_language, script_language, to_simplified
 from router.understanding.types import TASK_TYPES, Understanding
 from router.understanding.vector import question_vector
@@ -36,45 +40,20 @@ _MAX_CHARS = 600
 ("Given these records, extract ...") or at the end (a pasted text, then "summarise it"), and the
 middle is the material, which would only add its own vocabulary. It bounds the time of a reading
 (decision p99 under 1 ms) whatever the caller sends."""
-_YEAR = re.compile(r"^(?:1[0-9]{3}|20[0-9]{2})$")
 _FRAMING = re.compile(
     r"\b(?:expert|assistant|specialist|analyst|ai|model|bot|chatbot|classifier|grader|judge|evaluator|system|tool|"
     r"annotator|helper|given|provided|asked|tasked)\b|助手|专家|模型|分类器"
 )
 """Roles that frame a task ("you are a helpful assistant", "you are an expert in ...") rather than a character."""
-_OPTION_LINES = re.compile(r"\n\s*\(?A[.)）]\s*\S[^\n]*\n\s*\(?B[.)）][^\n]*\n\s*\(?C[.)）]")
-_AGE = re.compile(r"(\d+)[- ]years?[- ]old|aged (\d+)|(\d+)岁")
-_QUOTED = re.compile(r"[\"“'‘「][^\"”’」\n]{30,}[\"”'’」]")
 _DIGIT = re.compile(r"\d")
-_ZH_NUMERAL = LazyPattern(r"[一二两三四五六七八九十百千万半]", ascii="")
-_TO_THE = re.compile(r"\d\s*(?:to the\s*\d|!)")
-_FUNCTION_HINTS = ("次方", "次幂", "根号", "平方", "立方", "阶乘")
 _LENGTH_HINTS = ("word", "sentence", "paragraph", "line", "bullet", "字", "no more than")
 _PATTERN_CHARS = 300
 """Patterns (the costly part of a reading) read at most this much of a text: its first and last 150
 characters, where a request's structure ("you are a ...", "write a ...", a sum) is."""
 _SCHEDULE_CHARS = 200
 """A schedule entry is a short statement."""
-_NAMED_NUMBER = re.compile(r"[A-Z][A-Za-z]+ \d+")
-"""A capitalised word and a number after a word or a comma ("... the Apollo 11 crew"): read with the
-preceding characters tested on each match (a lookbehind first would make every position a candidate)."""
 _TEXT_TASKS = frozenset({"translation", "writing", "roleplay"})
-_NUMBER_WORDS = frozenset({"two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve",
-                           "fifteen", "twenty", "thirty", "forty", "fifty", "hundred", "thousand", "dozen", "half",
-                           "twice", "double", "triple", "third", "thirds", "quarter", "quarters", "thrice"})
-"""English number words that count as a word problem's quantities ("one" is too often not a number)."""
-_QUESTION_HANDED = ("following question", "following multiple-choice question", "following multiple choice question",
-                    "question below", "questions below", "question:", "以下问题", "下面的问题", "下面这道题", "以下题目",
-                    "下面的题目", "问题：", "题目：")
-"""A question handed over to be answered (its kind is the question's own), not a text to operate on."""
 _HABITUAL = ("every night", "every morning", "each night", "always", "usually", "每天", "每晚", "总是", "经常", "老是")
-_REFERENCES = ("here are", "here is", "below", "following", "this text", "the text", "passage", "paragraph", "these ", "this email",
-               "this note", "this article", "the article", "sentences", "records", "reviews", "given", "以下", "下面",
-               "下列", "如下", "这段", "这篇", "这几", "这条", "这封", "这些", "文中", "原文", "材料")
-"""Words that point at a text the question hands over (read with a block of text after a colon or newline)."""
-_MATERIAL_OPS = frozenset({"extraction request", "operation on items"})
-_GREETING_WORDS = 12
-"""A greeting or thanks opens a message: only the first words are read for one."""
 _PUZZLE = frozenset({"constraint puzzle", "deduction", "logic puzzle"})
 _CHOICE_PRESSURE = 2.4
 """Options pressure at which a list asked for is a set of alternatives to weigh (one choice family)."""
@@ -86,9 +65,6 @@ _PREMISES = frozenset({"constraint puzzle", "deduction"})
 """Families whose match says the text is a puzzle's premises ("logic puzzle" has words such as "logic" that
 name a subject too)."""
 _MATERIAL_ONLY = frozenset({"operation on items", "exact finance", "summarise verb"})
-_SUMMARY_OBJECTS = ("this", "these", "the following", "below", "above", "my ", "our ", "that ", "the text", "the article",
-                    "这段", "这篇", "以下", "下面", "上面", "这个", "这些", "文章", "全文", "内容", "：", ":")
-"""What "summarise" must point at to be a rewrite of a given text ("summarise this", "概括一下这段")."""
 """Families read as signals, not scores: operations ("find", "classify" ...) count only over a text the
 question hands over, finance terms only as the inputs of an exact figure (talk of interest rates is not a sum)."""
 _DAY_WORDS = ("yesterday", "tomorrow", "today", "day after", "day before", "昨天", "明天", "今天", "后天", "前天")
@@ -97,51 +73,19 @@ _HYPOTHETICAL = ("if ", "suppose", "imagine", "如果", "假如", "假设", "要
 _ASKING_OPENERS = frozenset({"is", "are", "was", "were", "will", "does", "did", "has", "any", "am", "isn't", "aren't", "won't",
                              "didn't", "doesn't", "wasn't", "anyone", "anybody"})
 """A line that opens with one of these asks, with or without a question mark ("is it gonna rain later")."""
-_BARE_CONTRACTION = LazyPattern(
-    r"\b(?:(?:who|what|how|where|there|that)s|(?:do|ca|wo|is|are|does|did|was|were|could|should|would|have|has)nt|"
-    r"im|ive|youre|theyre|wats?)\b"
-)
-_BARE_SET = frozenset({*(w + "s" for w in ("who", "what", "how", "where", "there", "that")),
-                       *(w + "nt" for w in ("do", "ca", "wo", "is", "are", "does", "did", "was", "were", "could",
-                                            "should", "would", "have", "has")),
-                       "im", "ive", "youre", "theyre", "wat", "wats"})
-_BARE_WORDS = {"wat": "what", "wats": "what's", "im": "i'm", "ive": "i've", "youre": "you're", "theyre": "they're", "cant": "can't", "wont": "won't"}
-_HOW_TO = ("how do i", "how can i", "how to ", "how would i", "how do you", "how should i", "怎么设置", "如何设置",
-           "怎么让", "如何让", "怎么才能", "如何才能")
 _FALLBACK_CHARS = 300
 """The fallback model was fitted on questions, not on long pastes or exam items."""
 _FALLBACK_WEIGHT = 1.6
 """Above ``fallback.WEAK``: the model's task wins over the weak cues it was consulted for."""
-_DEFINITIONAL = ("difference between", "what causes", "why is", "why are", "why do", "why does", "define ",
-                 "definition of", "in simple terms", "区别", "原理", "为什么", "为啥", "是什么原因")
 _CODE_HOW = ("how do i", "how can i", "how to ", "怎么", "如何")
 _ALTERNATIVES = (" or ", " vs", "versus", "还是", "或者")
-_CURRENT_CHARS = 120
 _RIDDLE_CHARS = 160
 """A rate riddle is one short sentence; a long word problem repeats its numbers for other reasons."""
-_QUOTE_OPENS = re.compile(r"(?:^|\s)[\"'“‘「]")
-"""A quotation opening (not an apostrophe): a greeting after one is the quoted text's."""
-_TALK = frozenset({"feelings", "greeting/thanks", "personal advice"})
 _INTERJECTIONS = frozenset(f"feelings '{w}'" for w in ("lol", "haha", "lmao", "omg", "ugh", "哈哈", "rofl", "smh"))
 """The evidence of a feelings cue that is only an interjection."""
-_TECHNICAL = frozenset({"go", "web", "webpage", "website", "site", "page", "pages", "app", "apps", "browser", "server",
-                        "file", "files", "folder", "button", "error", "install", "program", "script", "data", "thread",
-                        "process", "function", "variable", "string", "array", "query", "table", "column", "login",
-                        "password", "email", "laptop", "computer", "phone", "windows", "mac", "ios", "android", "wifi",
-                        "network", "router", "printer", "keyboard", "screen", "software", "update", "version", "race"})
-"""Words of a technical object: code needs one, so a how-to about a carpet or a wedding is no coding
-question however much its wording looks like one ("how do I ..." opens most coding questions)."""
-_JUDGED = ("算高", "算低", "算正常", "偏高", "偏低", "高吗", "低吗", "正常吗", "算不算", "is that high", "is that low",
-           "is that normal", "is this normal", "is it normal", "is it high", "is it low", "is that good", "is that bad",
-           "too high", "too low", "normal for")
-"""A reading judged against a norm ("血压140/90算高吗", "is 120/80 normal for my age"): its slash is no division."""
 _REMINDERS = ("remind me", "reminder", "提醒我", "提醒一下", "记一下", "记下")
-_EXPLAINED = frozenset({"why", "explain", "happened", "rule"})
 _CODE_ASKS = ("write", "explain", "how do", "how to", "how can", "写", "解释", "怎么", "如何")
 """A request for code: the times it names ("a cron job at 02:30 on Mondays") are its parameters, not an entry."""
-_IN_TEXT = ("里的", "中的", "里面的", "里有", "中有", "in this email", "in this message", "in this text", "in the email",
-            "in the message", "in this receipt", "in this note", "in this letter")
-"""A question asked of the handed-over text ("这条短信里的验证码是多少：..."): its answer is a field of the text."""
 _FIRST_PERSON = frozenset({"i", "i'm", "im", "i've", "i'd", "my", "me", "mine", "we", "our", "us"})
 
 
@@ -174,9 +118,9 @@ def _understand(text: str) -> Understanding:
     window = low if len(low) <= _PATTERN_CHARS else low[: _PATTERN_CHARS // 2] + "\n" + low[-_PATTERN_CHARS // 2 :]
     tokens = c.word.findall(low)
     present = set(tokens)
-    if "'" not in low and not _BARE_SET.isdisjoint(present):
+    if (restored := restore_apostrophes(low, present)) is not None:
         # "whos", "whats", "cant", "im": the apostrophe casual typing leaves out
-        low = _BARE_CONTRACTION.sub(_apostrophe, low)
+        low = restored
         window = low if len(low) <= _PATTERN_CHARS else low[: _PATTERN_CHARS // 2] + "\n" + low[-_PATTERN_CHARS // 2 :]
         tokens = c.word.findall(low)
         present = set(tokens)
@@ -186,7 +130,7 @@ def _understand(text: str) -> Understanding:
             signals[family.name] = matched
         elif family.name == "take a role" and _FRAMING.search(matched):
             continue  # "You are an expert classifier ..." frames a task; it hands over no character
-        elif family.name == "greeting/thanks" and not _opens(matched, low, tokens):
+        elif family.name == "greeting/thanks" and not given_text.opens(matched, low, tokens):
             continue  # "hi" deep inside a long text is someone else's greeting
         elif family.task == "options":
             options += family.weight
@@ -195,28 +139,9 @@ def _understand(text: str) -> Understanding:
             names.add(family.name)
             evidence.append((family.task, f"{family.name} '{matched.strip()[:40]}'", family.weight))
 
-    if "list request" in names and options >= _CHOICE_PRESSURE:
-        # "what are some options ... and which would you pick": the list is there to choose from
-        scores["knowledge"] -= c.families[c.list_family].weight
-        names.discard("list request")
-    if not names.isdisjoint(_PREMISES):
-        # "if all metals conduct heat ...": a syllogism's or a puzzle's nouns are its premises, not its topic
-        scores["knowledge"] = min(scores["knowledge"], 1.2)
-        scores["humanities"] = min(scores["humanities"], 1.2)
+    _reweigh(c, low, present, scores, names, options)
     # "any idea if the park is packed today lol": a trailing interjection colours a question, it makes no talk
     interjection = "feelings" in names and any(e[1] in _INTERJECTIONS for e in evidence if e[0] == "chat")
-    if "personal advice" in names and present.isdisjoint(_FIRST_PERSON) and "我" not in low:
-        # "is it safe to eat eggs past the date": a question about the world, nobody's own situation
-        weight = c.families[c.advice_family].weight
-        scores["chat"] -= weight
-        scores["knowledge"] += weight
-    if "calendar request" in names and scores["writing"] > 0 and _reminds_first(low):
-        # "提醒我周五写周报", "remind me to write the report": the piece to write is the entry's activity
-        scores["writing"] = min(scores["writing"], 1.0)
-    if "calendar request" in names and any(h in low for h in _HOW_TO):
-        # "how do I schedule a script to run every monday": asks how to do it, files nothing
-        scores["schedule"] -= c.families[c.calendar_family].weight
-        names.discard("calendar request")
     write_code = "imperative write" in names and scores["coding"] > 0
     if write_code:
         # "Write a python function ...": the thing to write is code, not a piece of prose
@@ -236,18 +161,18 @@ def _understand(text: str) -> Understanding:
     # "these", "下面" ...): an operation over it is extraction, and its news words, prices and
     # dates belong to the text, not to the request.
     operation = "extraction request" in names or "operation on items" in signals
-    if operation and "extraction request" not in names and any(q in low for q in _QUESTION_HANDED):
+    if operation and "extraction request" not in names and any(q in low for q in given_text.QUESTION_HANDED):
         # "Read the following question and answer in \boxed{}": what is handed over is a question to
         # answer, of its own kind; "answer in" / "return the result" say how to answer, not what to do.
         operation = False
-    lettered = "\n" in body and _OPTION_LINES.search(body) is not None
-    material = _has_material(body, lettered, has_cjk) and (operation or any(r in low for r in _REFERENCES))
-    if scores["coding"] >= 3.0 and "extraction request" in names and (not material or any(h in low for h in _HOW_TO)):
+    lettered = "\n" in body and given_text.OPTION_LINES.search(body) is not None
+    material = given_text.has_material(body, lettered, has_cjk) and (operation or any(r in low for r in given_text.REFERENCES))
+    if scores["coding"] >= 3.0 and "extraction request" in names and (not material or any(h in low for h in timely.HOW_TO)):
         # "how do I format a date in js", "用Python提取网页链接": code that extracts, no text to extract from
         scores["extraction"] = min(scores["extraction"], 1.0)
         operation = False
     if (not operation and material and question_form
-            and any(p in re.split(r"[:：\n]", low, maxsplit=1)[0] for p in _IN_TEXT)):
+            and any(p in re.split(r"[:：\n]", low, maxsplit=1)[0] for p in given_text.IN_TEXT)):
         operation = True  # a field of the given text asked for before it ("the code in this message: ...")
     if "code marks" in names and "extraction request" not in names:
         operation = False  # "return", "list" and "each" inside a code paste are the code's words
@@ -257,7 +182,7 @@ def _understand(text: str) -> Understanding:
         evidence.append(("extraction", "an operation over a given text", weight))
 
     if "summarise verb" in signals:
-        if material or any(r in window for r in _SUMMARY_OBJECTS):
+        if material or any(r in window for r in given_text.SUMMARY_OBJECTS):
             scores["translation"] += 3.8
             names.add("rewrite verb")
             evidence.append(("translation", f"summarise a given text '{signals['summarise verb']}'", 3.8))
@@ -277,20 +202,7 @@ def _understand(text: str) -> Understanding:
         evidence.append(("reasoning", "counting days from a given weekday", 3.0))
 
     # Quantities: years, ordinals and numbers inside names ("Apollo 11") are not operands.
-    numbers: list[str] = []
-    if digits or _ZH_NUMERAL.search(low):
-        named = {m.group(0).rsplit(" ", 1)[1] for m in _NAMED_NUMBER.finditer(body)
-                 if m.start() >= 2 and body[m.start() - 1] == " " and (body[m.start() - 2].isalnum() or body[m.start() - 2] in "_,")
-                 } if digits else set()
-        found = c.number.findall(low) if digits else []
-        if _ZH_NUMERAL.search(low):
-            found += c.zh_number.findall(low)
-        if digits and "quantity question" not in signals and ("old" in low or "aged" in low or "岁" in low):
-            named |= {g for groups in _AGE.findall(low) for g in groups if g}
-        numbers = [n for n in found if not _YEAR.match(n) and n not in named]
-
-    # Number words are quantities of a word problem too ("half of Leo's age and five years younger").
-    quantities = len(numbers) + len(present & _NUMBER_WORDS)
+    numbers, quantities = figures.quantities(c, body, low, digits, present, signals)
     if (len(body) > _TOPICAL_CHARS or quantities >= 2) and not names.isdisjoint(_TOPICAL):
         # a word problem's cake and a pasted story's island are the material, not what is asked about
         for index in c.topical_families:
@@ -309,37 +221,7 @@ def _understand(text: str) -> Understanding:
     # "how many tablespoons in a quarter cup": a conversion whose amount is written in words
     worded = not digits and "how many" in low and readings.unit_conversion(low) is not None
     if (numbers or digits or quantities >= 2 or worded) and not proof and not text_work and "code" not in constraints and not (material and operation):
-        exact = None
-        expression = c.expression.search(window) if digits else None
-        if expression is None and digits and (
-            not FUNCTION_WORDS.isdisjoint(present) or any(k in window for k in _FUNCTION_HINTS)
-            or ((" to the " in window or "!" in window) and _TO_THE.search(window))
-        ):
-            expression = c.math_function.search(window)
-        # "why does 1/3 + 1/3 + 1/3 equal 1?" asks for a reason; "is 140/90 high?" judges a reading, computes nothing
-        # "explain the 50/30/20 rule", "what happened on 9/11": a named rule or a date is explained, not computed
-        explaining = (not _EXPLAINED.isdisjoint(present) or "为什么" in low or any(j in low for j in _JUDGED)
-                      or ("what does" in low and ("mean" in present or "stand" in present)))  # "what does 24/7 mean"
-        if expression and not explaining and (
-            "calculate" in signals or len(body) <= 60 or "=?" in low.replace(" ", "")) and not re.search(
-            re.escape(expression.group(0)) + r"[^=]{0,12}=\s*\d", low
-        ):
-            exact = f"expression '{expression.group(0).strip()}'"
-        elif any(k in window for k in ("%", "折", "百分之", "percent")) and (
-                percent := c.percent_of.search(_percent_sign(window))) is not None:
-            exact = f"percentage '{percent.group(0).strip()}'"
-        elif "conversion" in signals:
-            exact = f"conversion '{signals['conversion']}'"
-        elif "exact finance" in signals and len(numbers) >= 2 and not explaining:
-            exact = f"finance formula with {len(numbers)} inputs"
-        elif "ratio asked" in signals and sum(n[0].isdigit() for n in numbers) >= 2 and not explaining:  # amounts, not "一个正方形"
-            exact = f"a ratio of given amounts '{signals['ratio asked']}'"
-        elif "savings growth" in signals and "%" in window and len(numbers) >= 2 and not explaining:
-            exact = f"savings growth at a rate, {len(numbers)} inputs"
-        elif converted := readings.unit_conversion(low):
-            exact = f"conversion '{converted}'"
-        elif has_cjk and (total := readings.unit_total(low)):
-            exact = f"a unit price times a quantity '{total}'"
+        exact = figures.exact_figure(c, body, low, window, digits, present, signals, numbers, has_cjk)
         if exact:
             constraints.add("exact_figure")
             scores["maths"] += 3.6
@@ -359,37 +241,11 @@ def _understand(text: str) -> Understanding:
             scores["maths"] += 1.2
             evidence.append(("maths", f"{len(numbers)} numbers in a question", 1.2))
 
-    # A value that changes over time, asked for now and with nothing to compute it from, is looked up;
-    # so is a recent match result.
-    if (len(body) <= _CURRENT_CHARS and not numbers and not text_work and not material
-            and (names.isdisjoint(_TALK) or (question_form and names & _TALK == {"feelings"} and interjection))
-            and "exact_figure" not in constraints):
-        asked_now = "deictic" in signals or any(m in low for m in readings.MARKET_NOW)
-        if asked_now and (value := readings.current_value(low, present, has_cjk)):
-            scores["live_data"] += 1.6
-            evidence.append(("live_data", f"a current value '{value}' + '{signals.get('deictic', 'market')}'", 1.6))
-        elif result := readings.recent_result(low):
-            scores["live_data"] += 3.0
-            evidence.append(("live_data", f"a recent result '{result}'", 3.0))
-    # Live data: a live noun, helped by "today/now" in a short question; in a long text a price or a
-    # stock mentioned without "now" and without a question is context, not a look-up.
-    if not question_form and "deictic" not in signals:
-        scores["live_data"] *= 0.5
-    rates_given = len(numbers) >= 2 and "%" in low  # "先涨价10%再降价10%，现在的价格": a story's prices, computed
-    if scores["live_data"] >= 0.8 and "deictic" in signals and len(body) <= _SCHEDULE_CHARS and not rates_given:
-        scores["live_data"] += 1.4
-    elif "deictic" not in signals and len(body) > _PATTERN_CHARS:
-        scores["live_data"] = min(scores["live_data"], 1.0)  # a long text's storms and strikes are its story
-    small_talk = not question_form and ("greeting/thanks" in names or "feelings" in names)
-    if scores["live_data"] > 0 and "deictic" not in signals and any(d in low for d in _DEFINITIONAL):
-        scores["live_data"] = min(scores["live_data"], 1.0)  # "the difference between a hurricane and a typhoon"
-    if lettered or (scores["live_data"] > 0 and readings.inline_options(low)):  # an exam item's options are all it needs
-        scores["live_data"] = 0.0
-    if scores["coding"] >= 3.0 and any(h in low for h in _HOW_TO):
-        scores["live_data"] = min(scores["live_data"], 1.0)  # "how do I upgrade to the latest version of node": steps
-    if text_work or material or small_talk or not _PUZZLE.isdisjoint(names):
-        # the text's (the puzzle's premises', a remark's) weather and clock words are not a look-up
-        scores["live_data"] = min(scores["live_data"], 1.0)
+    # A value that changes over time, asked for now and with nothing to compute it from, is looked up.
+    timely.weigh_live_data(scores, evidence, names, signals, low, present, has_cjk, length=len(body),
+                           short=_SCHEDULE_CHARS, long=_PATTERN_CHARS, numbers=len(numbers), question_form=question_form,
+                           interjection=interjection, text_work=text_work, material=material, lettered=lettered,
+                           exact="exact_figure" in constraints, puzzle=not _PUZZLE.isdisjoint(names))
     if material or lettered:  # a greeting inside a pasted email is the email's; an exam question is no chat
         scores["chat"] = min(scores["chat"], 0.9)
     if text_work or (material and scores["extraction"] >= 3.5):
@@ -404,16 +260,9 @@ def _understand(text: str) -> Understanding:
                or (scores["coding"] >= 3.0 and "calendar request" not in names and any(a in low for a in _CODE_ASKS))
                or ("fare search" in names and "calendar request" not in names))  # "cheapest flight ... next friday"
     if len(body) <= _SCHEDULE_CHARS and not question_form and not blocked and "past time" not in signals:
-        when = signals.get("time word") or (_match(c.time_expression, low) if digits or CJK.search(low) else None)
-        if when:
-            person = _match(c.person, body)
-            activity = signals.get("activity") or _match(c.activity, low)
-            clock = _match(c.clock, low)
-            if person or activity or clock:
-                weight = 1.6 + (1.4 if person or activity else 0.0) + (1.0 if person and activity else 0.0)
-                weight += 0.6 if clock else 0.0
-                scores["schedule"] += weight
-                evidence.append(("schedule", f"dated statement '{when.strip()}'", weight))
+        if entry := timely.dated_entry(c, body, low, digits, signals):
+            scores["schedule"] += entry[1]
+            evidence.append(("schedule", f"dated statement '{entry[0].strip()}'", entry[1]))
 
     if options and scores["coding"] >= 3.0 and any(h in low for h in _CODE_HOW) and not any(a in low for a in _ALTERNATIVES):
         options = 0.0  # "linux 怎么查看端口被哪个进程占用": which process, asked inside a how-to, is no choice
@@ -439,7 +288,7 @@ def _understand(text: str) -> Understanding:
     # Three or more quantities make a word problem the numbers read better than words do.
     if (max(scores.values()) <= task_fallback.WEAK and len(body) <= _FALLBACK_CHARS and not lettered and quantities < 3
             and (guess := task_fallback.predict(body)) is not None and guess[1] >= task_fallback.MIN_PROBABILITY):
-        if _fits(guess[0], low, present, signals, material, scores["live_data"] > 0 or "deictic" in signals, has_cjk):
+        if task_fallback.fits(guess[0], low, present, signals, material, scores["live_data"] > 0 or "deictic" in signals, has_cjk):
             scores[guess[0]] += _FALLBACK_WEIGHT
             evidence.append((guess[0], f"worded like {guess[0]} questions ({guess[1]:.2f})", _FALLBACK_WEIGHT))
     # No cue at all: a short line is conversation, a longer question asks for knowledge.
@@ -462,86 +311,43 @@ def _understand(text: str) -> Understanding:
     )
 
 
-def _fits(task: str, low: str, present: set[str], signals: dict[str, str], material: bool, live: bool,
-          has_cjk: bool) -> bool:
-    """Whether the fallback's task has what that kind of work needs: an extraction a text to work on, a
-    schedule entry a time, a look-up a question that is no "why" (a why asks for a reason), code a
-    technical object (Chinese is left to the model: its words are characters, not in ``_TECHNICAL``)."""
-    if task == "extraction":
-        return material
-    if task == "schedule":
-        return "time word" in signals or any(ch.isdigit() for ch in low)
-    if task == "live_data":
-        return "why" not in present and "为什么" not in low and "为啥" not in low and live
-    if task == "coding":
-        return not present.isdisjoint(_TECHNICAL) or has_cjk
-    return True
+def _reweigh(c: Compiled, low: str, present: set[str], scores: dict[str, float], names: set[str], options: float) -> None:
+    """Families that change what another family's words mean: a list to choose from, a puzzle's premises,
+    advice about nobody's own situation, a reminder to write, a how-to about scheduling."""
+    if "list request" in names and options >= _CHOICE_PRESSURE:
+        # "what are some options ... and which would you pick": the list is there to choose from
+        scores["knowledge"] -= c.families[c.list_family].weight
+        names.discard("list request")
+    if not names.isdisjoint(_PREMISES):
+        # "if all metals conduct heat ...": a syllogism's or a puzzle's nouns are its premises, not its topic
+        scores["knowledge"] = min(scores["knowledge"], 1.2)
+        scores["humanities"] = min(scores["humanities"], 1.2)
+    if "personal advice" in names and present.isdisjoint(_FIRST_PERSON) and "我" not in low:
+        # "is it safe to eat eggs past the date": a question about the world, nobody's own situation
+        weight = c.families[c.advice_family].weight
+        scores["chat"] -= weight
+        scores["knowledge"] += weight
+    if "calendar request" in names and scores["writing"] > 0 and _reminds_first(low):
+        # "提醒我周五写周报", "remind me to write the report": the piece to write is the entry's activity
+        scores["writing"] = min(scores["writing"], 1.0)
+    if "calendar request" in names and any(h in low for h in timely.HOW_TO):
+        # "how do I schedule a script to run every monday": asks how to do it, files nothing
+        scores["schedule"] -= c.families[c.calendar_family].weight
+        names.discard("calendar request")
 
 
 def _reminds_first(low: str) -> bool:
     """Whether a reminder request comes before the first writing verb."""
-    remind = _earliest(low, _REMINDERS)
-    write = _earliest(low, ("write", "写", "draft"))
+    remind = earliest(low, _REMINDERS)
+    write = earliest(low, ("write", "写", "draft"))
     return remind != -1 and (write == -1 or remind < write)
 
 
-def _earliest(low: str, terms: tuple[str, ...]) -> int:
-    """Where the first of ``terms`` to occur in ``low`` starts, -1 when none does."""
-    return min((at for at in map(low.find, terms) if at != -1), default=-1)
 
 
-def _percent_sign(text: str) -> str:
-    """'18 percent of 240' read as '18% of 240'."""
-    return text.replace(" per cent", "%").replace(" percent", "%") if "percent" in text else text
 
 
-def _apostrophe(found: re.Match[str]) -> str:
-    """The word with its apostrophe put back."""
-    word = found.group(0)
-    if word in _BARE_WORDS:
-        return _BARE_WORDS[word]
-    return word[:-1] + "'s" if word.endswith("s") else word[:-2] + "n't"
 
-
-def _opens(term: str, low: str, tokens: list[str]) -> bool:
-    """Whether a greeting term is among the first words of the text (a Chinese one: its first characters)."""
-    # "turn this into a formal email: hey boss, ...": a greeting after the colon is the text's
-    colon = _earliest(low, (":", "："))
-    if colon != -1 and _opens_after(term, low, colon):
-        return False
-    at = low.find(term)
-    if at > 0 and _QUOTE_OPENS.search(low, 0, at):  # "what's the japanese for 'thank you ...'": the quote's words
-        return False
-    if at > 0 and low[max(0, at - 4):at].endswith(("a ", "an ", "the ", "my ")):
-        return False  # "write a thank you note", "a good morning text": the kind of a piece, no greeting
-    if " " in term:
-        return True
-    if term.isascii():
-        return term in tokens[:_GREETING_WORDS]
-    return 0 <= at < _GREETING_WORDS
-
-
-def _opens_after(term: str, low: str, colon: int) -> bool:
-    """Whether the greeting's first occurrence as a word comes after the colon."""
-    at = re.search(rf"(?<![a-z]){re.escape(term)}(?![a-z])", low)
-    return at is not None and at.start() > colon
-
-
-def _has_material(body: str, lettered: bool, has_cjk: bool) -> bool:
-    """A block of text follows the request: after a newline, a colon or inside a long quotation. Lettered
-    options ("A. ... B. ...") are a question to answer, not a text to work on."""
-    if lettered:
-        return False
-    for mark in ("\n", ":", "："):
-        at = body.find(mark)
-        if at != -1 and len(body) - at > (12 if has_cjk else 20):  # a Chinese line says more per character
-            return True
-    return _QUOTED.search(body) is not None
-
-
-def _match(pattern: LazyPattern, text: str) -> str | None:
-    found = pattern.search(text)
-    return found.group(0) if found else None
 
 
 def _softmax(scores: dict[str, float]) -> dict[str, float]:

@@ -90,4 +90,30 @@ def predict(text: str) -> tuple[str, float] | None:
     return tasks[best], exps[best] / sum(exps)
 
 
-__all__ = ["features", "predict"]
+
+_TECHNICAL = frozenset({"go", "web", "webpage", "website", "site", "page", "pages", "app", "apps", "browser", "server",
+                        "file", "files", "folder", "button", "error", "install", "program", "script", "data", "thread",
+                        "process", "function", "variable", "string", "array", "query", "table", "column", "login",
+                        "password", "email", "laptop", "computer", "phone", "windows", "mac", "ios", "android", "wifi",
+                        "network", "router", "printer", "keyboard", "screen", "software", "update", "version", "race"})
+"""Words of a technical object: code needs one, so a how-to about a carpet or a wedding is no coding
+question however much its wording looks like one ("how do I ..." opens most coding questions)."""
+
+
+def fits(task: str, low: str, present: set[str], signals: dict[str, str], material: bool, live: bool,
+         has_cjk: bool) -> bool:
+    """Whether the model's task has what that kind of work needs: an extraction a text to work on, a
+    schedule entry a time, a look-up a question that is no "why" (a why asks for a reason), code a
+    technical object (Chinese is left to the model: its words are characters, not in ``_TECHNICAL``)."""
+    if task == "extraction":
+        return material
+    if task == "schedule":
+        return "time word" in signals or any(ch.isdigit() for ch in low)
+    if task == "live_data":
+        return "why" not in present and "为什么" not in low and "为啥" not in low and live
+    if task == "coding":
+        return not present.isdisjoint(_TECHNICAL) or has_cjk
+    return True
+
+
+__all__ = ["features", "fits", "predict"]

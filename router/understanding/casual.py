@@ -1,0 +1,37 @@
+"""Casual typing put back into the words the cue tables list.
+
+"whos", "whats", "cant", "im": people typing fast leave the apostrophe out, and the cue tables list
+"who's", "can't", "i'm". Only a text with no apostrophe at all and one of these bare forms is rewritten,
+so a carefully typed question costs one set test.
+"""
+
+from __future__ import annotations
+
+import re
+
+from router.lazyre import LazyPattern
+
+_BARE_CONTRACTION = LazyPattern(
+    r"\b(?:(?:who|what|how|where|there|that)s|(?:do|ca|wo|is|are|does|did|was|were|could|should|would|have|has)nt|"
+    r"im|ive|youre|theyre|wats?)\b"
+)
+_BARE_SET = frozenset({*(w + "s" for w in ("who", "what", "how", "where", "there", "that")),
+                       *(w + "nt" for w in ("do", "ca", "wo", "is", "are", "does", "did", "was", "were", "could",
+                                            "should", "would", "have", "has")),
+                       "im", "ive", "youre", "theyre", "wat", "wats"})
+_BARE_WORDS = {"wat": "what", "wats": "what's", "im": "i'm", "ive": "i've", "youre": "you're", "theyre": "they're", "cant": "can't", "wont": "won't"}
+
+
+def restore_apostrophes(low: str, present: set[str]) -> str | None:
+    """``low`` with the apostrophes casual typing left out put back; None when there is nothing to put back."""
+    if "'" in low or _BARE_SET.isdisjoint(present):
+        return None
+    return _BARE_CONTRACTION.sub(_apostrophe, low)
+
+
+def _apostrophe(found: re.Match[str]) -> str:
+    """The word with its apostrophe put back."""
+    word = found.group(0)
+    if word in _BARE_WORDS:
+        return _BARE_WORDS[word]
+    return word[:-1] + "'s" if word.endswith("s") else word[:-2] + "n't"

@@ -1,0 +1,94 @@
+"""Quantities and exact figures: the numbers a question computes with, and the figure it asks for.
+
+Years, ages and numbers inside names ("Apollo 11") are not operands; number words are ("half of Leo's
+age and five years younger"). An exact figure is a ready-made expression, a percentage of an amount, a
+unit conversion, a finance formula with its inputs, a ratio of given amounts: something a calculator
+should produce. A reason asked for ("why does 1/3 + 1/3 + 1/3 equal 1?") or a reading judged against a
+norm ("is 140/90 high?") computes nothing.
+"""
+
+from __future__ import annotations
+
+import re
+
+from router.lazyre import LazyPattern
+from router.understanding import readings
+from router.understanding.cues import Compiled
+from router.understanding.families import FUNCTION_WORDS
+
+_YEAR = re.compile(r"^(?:1[0-9]{3}|20[0-9]{2})$")
+_AGE = re.compile(r"(\d+)[- ]years?[- ]old|aged (\d+)|(\d+)岁")
+ZH_NUMERAL = LazyPattern(r"[一二两三四五六七八九十百千万半]", ascii="")
+_TO_THE = re.compile(r"\d\s*(?:to the\s*\d|!)")
+_FUNCTION_HINTS = ("次方", "次幂", "根号", "平方", "立方", "阶乘")
+_NAMED_NUMBER = re.compile(r"[A-Z][A-Za-z]+ \d+")
+"""A capitalised word and a number after a word or a comma ("... the Apollo 11 crew"): read with the
+preceding characters tested on each match (a lookbehind first would make every position a candidate)."""
+_NUMBER_WORDS = frozenset({"two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve",
+                           "fifteen", "twenty", "thirty", "forty", "fifty", "hundred", "thousand", "dozen", "half",
+                           "twice", "double", "triple", "third", "thirds", "quarter", "quarters", "thrice"})
+"""English number words that count as a word problem's quantities ("one" is too often not a number)."""
+_JUDGED = ("算高", "算低", "算正常", "偏高", "偏低", "高吗", "低吗", "正常吗", "算不算", "is that high", "is that low",
+           "is that normal", "is this normal", "is it normal", "is it high", "is it low", "is that good", "is that bad",
+           "too high", "too low", "normal for")
+"""A reading judged against a norm ("血压140/90算高吗", "is 120/80 normal for my age"): its slash is no division."""
+_EXPLAINED = frozenset({"why", "explain", "happened", "rule"})
+
+
+def quantities(c: Compiled, body: str, low: str, digits: bool, present: set[str],
+               signals: dict[str, str]) -> tuple[list[str], int]:
+    """The question's operands (numbers that are no year, age or name) and their count with number words."""
+    numbers: list[str] = []
+    if digits or ZH_NUMERAL.search(low):
+        named = {m.group(0).rsplit(" ", 1)[1] for m in _NAMED_NUMBER.finditer(body)
+                 if m.start() >= 2 and body[m.start() - 1] == " " and (body[m.start() - 2].isalnum() or body[m.start() - 2] in "_,")
+                 } if digits else set()
+        found = c.number.findall(low) if digits else []
+        if ZH_NUMERAL.search(low):
+            found += c.zh_number.findall(low)
+        if digits and "quantity question" not in signals and ("old" in low or "aged" in low or "岁" in low):
+            named |= {g for groups in _AGE.findall(low) for g in groups if g}
+        numbers = [n for n in found if not _YEAR.match(n) and n not in named]
+    return numbers, len(numbers) + len(present & _NUMBER_WORDS)
+
+
+def exact_figure(c: Compiled, body: str, low: str, window: str, digits: bool, present: set[str],
+                 signals: dict[str, str], numbers: list[str], has_cjk: bool) -> str | None:
+    """What exact figure the question asks for (its evidence), or None."""
+    exact = None
+    expression = c.expression.search(window) if digits else None
+    if expression is None and digits and (
+        not FUNCTION_WORDS.isdisjoint(present) or any(k in window for k in _FUNCTION_HINTS)
+        or ((" to the " in window or "!" in window) and _TO_THE.search(window))
+    ):
+        expression = c.math_function.search(window)
+    # "why does 1/3 + 1/3 + 1/3 equal 1?" asks for a reason; "is 140/90 high?" judges a reading, computes nothing
+    # "explain the 50/30/20 rule", "what happened on 9/11": a named rule or a date is explained, not computed
+    explaining = (not _EXPLAINED.isdisjoint(present) or "为什么" in low or any(j in low for j in _JUDGED)
+                  or ("what does" in low and ("mean" in present or "stand" in present)))  # "what does 24/7 mean"
+    if expression and not explaining and (
+        "calculate" in signals or len(body) <= 60 or "=?" in low.replace(" ", "")) and not re.search(
+        re.escape(expression.group(0)) + r"[^=]{0,12}=\s*\d", low
+    ):
+        exact = f"expression '{expression.group(0).strip()}'"
+    elif any(k in window for k in ("%", "折", "百分之", "percent")) and (
+            percent := c.percent_of.search(_percent_sign(window))) is not None:
+        exact = f"percentage '{percent.group(0).strip()}'"
+    elif "conversion" in signals:
+        exact = f"conversion '{signals['conversion']}'"
+    elif "exact finance" in signals and len(numbers) >= 2 and not explaining:
+        exact = f"finance formula with {len(numbers)} inputs"
+    elif "ratio asked" in signals and sum(n[0].isdigit() for n in numbers) >= 2 and not explaining:  # amounts, not "一个正方形"
+        exact = f"a ratio of given amounts '{signals['ratio asked']}'"
+    elif "savings growth" in signals and "%" in window and len(numbers) >= 2 and not explaining:
+        exact = f"savings growth at a rate, {len(numbers)} inputs"
+    elif converted := readings.unit_conversion(low):
+        exact = f"conversion '{converted}'"
+    elif has_cjk and (total := readings.unit_total(low)):
+        exact = f"a unit price times a quantity '{total}'"
+    return exact
+
+
+def _percent_sign(text: str) -> str:
+    """'18 percent of 240' read as '18% of 240'."""
+    return text.replace(" per cent", "%").replace(" percent", "%") if "percent" in text else text

@@ -1,0 +1,72 @@
+"""What text a question hands over to be worked on, and whose words are inside it.
+
+A request often comes with its material: a pasted email, records, a list after a colon. Its greetings,
+dates and news words are the text's, not the request's ("turn this into a formal email: hey boss, ...").
+Lettered options ("A. ... B. ...") are a question to answer, not a text to work on.
+"""
+
+from __future__ import annotations
+
+import re
+
+OPTION_LINES = re.compile(r"\n\s*\(?A[.)）]\s*\S[^\n]*\n\s*\(?B[.)）][^\n]*\n\s*\(?C[.)）]")
+_QUOTED = re.compile(r"[\"“'‘「][^\"”’」\n]{30,}[\"”'’」]")
+QUESTION_HANDED = ("following question", "following multiple-choice question", "following multiple choice question",
+                   "question below", "questions below", "question:", "以下问题", "下面的问题", "下面这道题", "以下题目",
+                   "下面的题目", "问题：", "题目：")
+"""A question handed over to be answered (its kind is the question's own), not a text to operate on."""
+REFERENCES = ("here are", "here is", "below", "following", "this text", "the text", "passage", "paragraph", "these ", "this email",
+              "this note", "this article", "the article", "sentences", "records", "reviews", "given", "以下", "下面",
+              "下列", "如下", "这段", "这篇", "这几", "这条", "这封", "这些", "文中", "原文", "材料")
+"""Words that point at a text the question hands over (read with a block of text after a colon or newline)."""
+SUMMARY_OBJECTS = ("this", "these", "the following", "below", "above", "my ", "our ", "that ", "the text", "the article",
+                   "这段", "这篇", "以下", "下面", "上面", "这个", "这些", "文章", "全文", "内容", "：", ":")
+"""What "summarise" must point at to be a rewrite of a given text ("summarise this", "概括一下这段")."""
+IN_TEXT = ("里的", "中的", "里面的", "里有", "中有", "in this email", "in this message", "in this text", "in the email",
+           "in the message", "in this receipt", "in this note", "in this letter")
+"""A question asked of the handed-over text ("这条短信里的验证码是多少：..."): its answer is a field of the text."""
+_GREETING_WORDS = 12
+"""A greeting or thanks opens a message: only the first words are read for one."""
+_QUOTE_OPENS = re.compile(r"(?:^|\s)[\"'“‘「]")
+"""A quotation opening (not an apostrophe): a greeting after one is the quoted text's."""
+
+
+def has_material(body: str, lettered: bool, has_cjk: bool) -> bool:
+    """A block of text follows the request: after a newline, a colon or inside a long quotation. Lettered
+    options ("A. ... B. ...") are a question to answer, not a text to work on."""
+    if lettered:
+        return False
+    for mark in ("\n", ":", "："):
+        at = body.find(mark)
+        if at != -1 and len(body) - at > (12 if has_cjk else 20):  # a Chinese line says more per character
+            return True
+    return _QUOTED.search(body) is not None
+
+
+def opens(term: str, low: str, tokens: list[str]) -> bool:
+    """Whether a greeting term is among the first words of the text (a Chinese one: its first characters)."""
+    # "turn this into a formal email: hey boss, ...": a greeting after the colon is the text's
+    colon = earliest(low, (":", "："))
+    if colon != -1 and _opens_after(term, low, colon):
+        return False
+    at = low.find(term)
+    if at > 0 and _QUOTE_OPENS.search(low, 0, at):  # "what's the japanese for 'thank you ...'": the quote's words
+        return False
+    if at > 0 and low[max(0, at - 4):at].endswith(("a ", "an ", "the ", "my ")):
+        return False  # "write a thank you note", "a good morning text": the kind of a piece, no greeting
+    if " " in term:
+        return True
+    if term.isascii():
+        return term in tokens[:_GREETING_WORDS]
+    return 0 <= at < _GREETING_WORDS
+
+
+def _opens_after(term: str, low: str, colon: int) -> bool:
+    """Whether the greeting's first occurrence as a word comes after the colon."""
+    at = re.search(rf"(?<![a-z]){re.escape(term)}(?![a-z])", low)
+    return at is not None and at.start() > colon
+
+
+def earliest(low: str, terms: tuple[str, ...]) -> int:
+    """Where the first of ``terms`` to occur in ``low`` starts, -1 when none does."""
+    return min((at for at in map(low.find, terms) if at != -1), default=-1)
