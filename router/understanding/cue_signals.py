@@ -28,7 +28,7 @@ SIGNALS: tuple[tuple[str, str, str], ...] = (
      "给了|买了|卖了|用了|剩下|还剩|一共|共有|每人|每个|分给|出发|相距|同时|花了"),
     ("question word",
      "what|how|why|which|when|where|who|whom|whose|is it|are there|can you|could you|should|do i|does|did",
-     "吗|呢|什么|怎么|为什么|为啥|哪|如何|是否|是不是|多少|几点|几号|几时|几月|几次|几个|几天|几岁"),
+     "吗|呢|什么|怎么|为什么|为啥|哪|如何|是否|是不是|多少|几点|几号|几时|几月|几次|几个|几天|几岁|了没"),
     ("format",
      "json|yaml|csv|xml|markdown|table|spreadsheet|bullet list|bulleted list|bullet points|numbered list|"
      "in the format|as a list|key-value",
@@ -149,6 +149,7 @@ HINTS: dict[str, tuple[str, ...]] = {
     "live status": ("down", "offline", "degraded", "having", "busy", "crowded", "packed", "next", "league", "table",
                     "standings", "chart", "charts", "division", "working", "loading", "closed", "shut", "cancelled", "canceled",
                     "delayed", "open"),
+    "status asked": ("season", "year", "playing", "in", "facing", "yet", "赛季"),
     "feelings": ("feel", "feeling"),
     "rewrite verb": ("make", "simplify", "turn"),
     "deduction": ("all", "no", "some", "every", "所有"),

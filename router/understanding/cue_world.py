@@ -80,6 +80,18 @@ WORLD: tuple[tuple[str, str, float, str, str, str], ...] = (
      r"open (?:on|today|tomorrow|tonight|now|right now|this|late|at))\b|"
      r"\bnext (?:[\w'-]+ ){0,2}(?:bus|train|tram|ferry|flight|departure|shuttle|subway)\b|"
      r"\b(?:top|bottom) (?:of|in) the (?:[\w-]+ ){0,2}(?:league|table|standings|charts?|division|group)\b"),
+    ("live_data", "status asked", 2.2,
+     "started yet|begun yet|kicked off yet|is it down|down again|down for me|servers down|server down|servers are down|"
+     "server is down|any recall|any recalls|recalls on|recall announced|recalls announced|been recalled|recall notice",
+     "是不是崩了|崩了没|又崩了|服务器崩|是不是挂了|挂了没|出故障|开门吗|开门没|开放吗|开放了吗|营业吗|关门了吗|闭馆了吗|"
+     "开了没|开了吗|开始了没|开始了吗|开抢了吗|开售了吗|被召回|召回了吗|有召回",
+     r"\bhow (?:are|is|have|has) (?!you\b|we\b|they\b|things\b|it\b|your\b|my\b)(?:the )?[\w.'-]+(?: [\w.'-]+){0,2} (?:been )?(?:doing|playing|looking) (?:so far )?"
+     r"this (?:season|year)\b|"
+     r"\bwho(?:'s| is| are) (?:playing|in|facing each other) (?:in )?the (?:[\w'-]+ ){0,3}(?:final|finals|super bowl|"
+     r"world series|championship|cup|playoffs?|derby)\b|"
+     r"\b(?:sale|sales|deal|deals|promo|promotion|event|festival|registration|preorders?|pre-orders?|tickets?)\b"
+     r"(?: [\w'-]+){0,2} (?:on|live|out|open|up) yet\b|"
+     r"(?:这个|本|这)赛季.{0,8}(?:怎么样|如何|表现|战绩|排第几|排名)"),
     ("live_data", "fare search", 3.0, "", "",
      r"\b(?:cheapest|cheap|lowest) (?:[\w-]+ ){0,2}(?:flights?|fares?|airfares?|hotels?|tickets?|rooms?)\b|"
      r"\bflights? from [a-z]+(?: [a-z]+)? to [a-z]+|(?:最便宜|便宜|特价)的?(?:机票|酒店|车票|门票|航班)|(?:机票|酒店|车票)(?:现在)?多少钱"),

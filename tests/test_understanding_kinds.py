@@ -1,0 +1,50 @@
+"""Kinds of question the held-out sets missed, probed in phrasings of our own (not the sets' lines).
+
+Each block is one kind: the questions that must read as it, and near misses that must not. The mode
+follows from the task (``router.modes.select.mode_for``), so each row names both.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from router.modes.select import select_mode
+from router.understanding import understand
+
+LIVE_ASKED_INDIRECTLY = [
+    # a service's state, a sale or season under way, a recall: asked without "weather" or "price"
+    ("is discord down for anyone else right now", "live_data", "react"),
+    ("outlook keeps failing to load, is microsoft having an outage", "live_data", "react"),
+    ("is the PlayStation Network down? can't sign in", "live_data", "react"),
+    ("gmail not loading for me, is it down", "live_data", "react"),
+    ("has the Black Friday sale at Best Buy started yet", "live_data", "react"),
+    ("any recalls on Peloton bikes lately", "live_data", "react"),
+    ("were there any recalls on baby car seats this month", "live_data", "react"),
+    ("how are the Dodgers doing this season", "live_data", "react"),
+    ("who is in the World Series this year", "live_data", "react"),
+    ("is the Louvre open today", "live_data", "react"),
+    ("微信是不是挂了，消息发不出去", "live_data", "react"),
+    ("B站崩了吗，视频一直加载不出来", "live_data", "react"),
+    ("淘宝双十一活动开始了没", "live_data", "react"),
+    ("湖人这个赛季打得怎么样", "live_data", "react"),
+    ("今天故宫开门吗", "live_data", "react"),
+    ("支付宝是不是出故障了，一直付不了款", "live_data", "react"),
+    # the same words with nothing to look up
+    ("why do servers go down under heavy load", "knowledge", "cot"),
+    ("what is a product recall and who pays for it", "knowledge", "cot"),
+    ("服务器崩了一般是什么原因", "knowledge", "cot"),
+    ("写一段通知：本店双十一活动今天开始了", "writing", "cot"),
+    ("how are you doing this year, any news on your side", "chat", "cot"),
+    ("我心态崩了，今天什么都不想干", "chat", "cot"),
+    ("my Flask server is down with a 502 after deploy, how do I debug it", "coding", "cot"),
+]
+
+
+def _reads(question: str, task: str, mode: str) -> None:
+    u = understand(question)
+    assert (u.task, select_mode(question).mode) == (task, mode), (question, u.scores, u.evidence)
+
+
+@pytest.mark.parametrize(("question", "task", "mode"), LIVE_ASKED_INDIRECTLY)
+def test_live_data_asked_indirectly(question: str, task: str, mode: str) -> None:
+    _reads(question, task, mode)
