@@ -39,6 +39,28 @@ LIVE_ASKED_INDIRECTLY = [
     ("my Flask server is down with a 502 after deploy, how do I debug it", "coding", "cot"),
 ]
 
+TEXT_TO_REWORK_WITH_TIMES = [
+    # a text to translate or soften: its days and clock times are the text's, no entry to file
+    ("say this in Spanish for my landlord: the plumber comes Tuesday at 10am", "translation", "cot"),
+    ("in French please: meeting moved to Monday 9am, bring the contracts", "translation", "cot"),
+    ("how would you say this in Japanese: we arrive at 6pm on Friday", "translation", "cot"),
+    ("put this into Italian for the hotel: we check in Thursday around 11pm", "translation", "cot"),
+    ("can you do this one in Korean for my coworker: dinner tomorrow at 7 at the usual place", "translation", "cot"),
+    ("make this sound nicer for my team: standup is at 9 sharp tomorrow, be on time", "translation", "cot"),
+    ("rewrite more politely: your rent is due on the 1st, pay by 5pm", "translation", "cot"),
+    ("soften this message to the parents: pickup is at 3:15 on Friday, late kids wait in the office", "translation", "cot"),
+    ("make this announcement more upbeat: reminder, the pool closes at 6pm Sunday for cleaning", "translation", "cot"),
+    ("can you make this more respectful, it's for my professor: I need the extension until Monday noon", "translation", "cot"),
+    ("帮我翻成英文发给客户：货物周五下午三点前送到", "translation", "cot"),
+    ("用日语怎么说：明天早上八点在酒店门口集合", "translation", "cot"),
+    ("把这句话改得客气一点：明天上午9点之前必须交报告", "translation", "cot"),
+    ("这句话换成英文：周六下午两点在公司开会", "translation", "cot"),
+    ("帮我把这条通知改得正式一些：周三下午三点全体开会，不得缺席", "translation", "cot"),
+    # the entries themselves still file
+    ("dinner with Sam on Friday at 7pm", "schedule", "few_shot"),
+    ("周五下午三点和王总开会", "schedule", "few_shot"),
+]
+
 
 def _reads(question: str, task: str, mode: str) -> None:
     u = understand(question)
@@ -47,4 +69,9 @@ def _reads(question: str, task: str, mode: str) -> None:
 
 @pytest.mark.parametrize(("question", "task", "mode"), LIVE_ASKED_INDIRECTLY)
 def test_live_data_asked_indirectly(question: str, task: str, mode: str) -> None:
+    _reads(question, task, mode)
+
+
+@pytest.mark.parametrize(("question", "task", "mode"), TEXT_TO_REWORK_WITH_TIMES)
+def test_a_text_to_rework_keeps_its_times(question: str, task: str, mode: str) -> None:
     _reads(question, task, mode)

@@ -20,13 +20,18 @@ TRANSLATION: tuple[tuple[str, str, float, str, str, str], ...] = (
      rf"(?:into|to) (?:{_LANG_RE})[.:?!]?$|(?:{_ZH_LANGS})(?:里|中)?.{{0,20}}是?什么意思|"
      rf"^(?:from )?(?:{_LANG_RE}) (?:to|into|->|→) (?:{_LANG_RE})\b|what(?:'s| is) .{{1,60}} in (?:{_LANG_RE})[?.!]?$|"
      r"[“\"'‘][a-z][a-z' .,!?-]{1,60}[”\"'’]\s*(?:是什么|是啥|什么|啥)意思|"
-     rf"what(?:'s| is) the (?:{_LANG_RE}) (?:word |phrase |expression )?for\b"),
+     rf"what(?:'s| is) the (?:{_LANG_RE}) (?:word |phrase |expression )?for\b|"
+     rf"\b(?:say|put|write|do|turn|get|render|send) (?:this|that|it|these|the following|my message|this message)(?: one)?"
+     rf"(?: (?:back|over))? (?:in|into) (?:{_LANG_RE})\b|"
+     rf"^(?:in |into )?(?:{_LANG_RE})(?: please| pls| for [\w' ]{{1,30}})?\s*[:：]"),
     ("translation", "quoted meaning", 3.5, "", "", r"\bwhat does [“\"‘'][^\"”’]{1,60}[”\"’'] (?:mean|stand for)[?.!]*$"),
     ("translation", "rewrite verb", 3.8,
      "rewrite|re-write|rephrase|paraphrase|reword|proofread|polish this|polish my|friendlier|politer|"
      "more polite|less blunt|more formal|less formal|more professional|more casual|sound more|sound less|"
      "formal tone|polite tone|professional tone|casual tone|friendly tone|"
-     "shorten this|shorten my|"
+     "shorten this|shorten my|soften this|soften my|soften the|tone down|tone it down|tone this down|less harsh|"
+     "less rude|less aggressive|less angry|less pushy|gentler|more friendly|more upbeat|more cheerful|more positive|"
+     "more welcoming|more respectful|"
      "fix the grammar|correct the grammar|fix my grammar|check the grammar|check my grammar|grammar mistakes|"
      "grammatical errors|grammar errors|fix the spelling|correct the spelling|fix the typos|fix typos|more concise|"
      "less wordy|tighten this|tighten up|make this shorter|make it shorter|make this clearer|make it clearer|"
