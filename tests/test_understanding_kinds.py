@@ -61,6 +61,32 @@ TEXT_TO_REWORK_WITH_TIMES = [
     ("周五下午三点和王总开会", "schedule", "few_shot"),
 ]
 
+FIELDS_OF_A_PASTED_RECORD = [
+    # the fields asked for before a colon, the record after it: a structured extraction
+    ("pull out every name and phone number: Anna 555-0192, Raj 555-0148, Tom 555-0111", "extraction", "few_shot"),
+    ("make a table of item and price from this: milk $3.49, bread $2.99, eggs $4.29", "extraction", "few_shot"),
+    ("which dates and amounts are in this invoice text: Invoice 4471 dated March 3, total $1,250, due April 2",
+     "extraction", "few_shot"),
+    ("who are the buyer and the seller in this contract: This agreement between Lakeside Homes LLC (Seller) and "
+     "Maria Ortiz (Buyer) is made on May 2", "extraction", "few_shot"),
+    ("give me each medication and its dose from this note: metformin 500mg twice daily, lisinopril 10mg once daily",
+     "extraction", "few_shot"),
+    ("list every tool with its quantity: 3 hammers, 12 screwdrivers, 2 ladders, a box of nails", "extraction", "few_shot"),
+    ("name the landlord, the tenant and the start date here: Lease between Carl Byrd and Jenna Li, beginning August 1",
+     "extraction", "few_shot"),
+    ("sort these expenses by category: Uber 23, groceries 81, Netflix 15, gas 40", "extraction", "few_shot"),
+    ("put these into a table with columns name, team: Ada Ops, Ben Sales, Cy Finance", "extraction", "few_shot"),
+    ("organize this in a list by date: Mar 3 dentist, Feb 9 visa renewal, Apr 1 car tax", "extraction", "few_shot"),
+    ("把这段话里的人名和电话找出来：张伟 13800001111，李娜 13900002222", "extraction", "few_shot"),
+    ("整理成表格，列出商品和价格：苹果5元，香蕉3元，牛奶12元", "extraction", "few_shot"),
+    ("这份判决书的原告、被告是谁：原告王某诉被告某某物流有限公司运输合同纠纷一案，2023年3月立案", "extraction", "few_shot"),
+    ("把下面的药名和剂量列出来：阿莫西林每次0.5克，布洛芬每次200毫克", "extraction", "few_shot"),
+    ("帮我把这些材料和数量理一下：水泥20袋，沙子3方，砖头500块", "extraction", "few_shot"),
+    # fields named with no record handed over
+    ("list some good ingredients for a vegan lasagna", "knowledge", "cot"),
+    ("how do I put these into a table in Word", "coding", "cot"),
+]
+
 
 def _reads(question: str, task: str, mode: str) -> None:
     u = understand(question)
@@ -74,4 +100,9 @@ def test_live_data_asked_indirectly(question: str, task: str, mode: str) -> None
 
 @pytest.mark.parametrize(("question", "task", "mode"), TEXT_TO_REWORK_WITH_TIMES)
 def test_a_text_to_rework_keeps_its_times(question: str, task: str, mode: str) -> None:
+    _reads(question, task, mode)
+
+
+@pytest.mark.parametrize(("question", "task", "mode"), FIELDS_OF_A_PASTED_RECORD)
+def test_the_fields_of_a_pasted_record_are_extracted(question: str, task: str, mode: str) -> None:
     _reads(question, task, mode)

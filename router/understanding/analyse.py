@@ -171,6 +171,9 @@ def _understand(text: str) -> Understanding:
         # "how do I format a date in js", "用Python提取网页链接": code that extracts, no text to extract from
         scores["extraction"] = min(scores["extraction"], 1.0)
         operation = False
+    elif "extraction request" in names and not material and any(h in low for h in timely.HOW_TO):
+        # "how do I put these into a table in Word": asks how to do it, hands over nothing to do it on
+        scores["extraction"] = min(scores["extraction"], 1.0)
     if (not operation and material and question_form
             and any(p in re.split(r"[:：\n]", low, maxsplit=1)[0] for p in given_text.IN_TEXT)):
         operation = True  # a field of the given text asked for before it ("the code in this message: ...")

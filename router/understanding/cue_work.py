@@ -132,7 +132,8 @@ TECHNICAL: tuple[tuple[str, str, float, str, str, str], ...] = (
      "break it down into|break this down into|"
      "identify the time|identify the date|identify the people|identify the person",
      "提取|抽取|抽出|识别出|整理成|整理为|格式化|结构化|填表|拆分成|找出所有|找出全部|找出文中",
-     r"turn (?:this|these|it)(?: \w+){0,2} into (?:a )?(?:table|list|json|csv|spreadsheet)|"
+     r"(?:turn|put|organi[sz]e|arrange|sort|format|lay out) (?:this|these|it|them|that|those|the following)(?: \w+){0,2} "
+     r"(?:into|in) (?:a |an )?(?:table|list|json|csv|spreadsheet|grid|bulleted list)\b|"
      r"convert (?:this|these|it)(?: \w+){0,2} (?:into|to) (?:a )?(?:table|json|csv|yaml|list)|"
      r"(?:list|find) (?:all|every) .{1,40} (?:in|from|mentioned)|every \w+(?: address| number| name)e?s? .{0,30}from|"
      r"按照?.{0,12}格式|按.{0,6}模板|"
@@ -154,7 +155,16 @@ TECHNICAL: tuple[tuple[str, str, float, str, str, str], ...] = (
      "are mentioned|is mentioned|were mentioned|was mentioned|are named|are listed|mark each|label them|mark them|"
      "rate them|score them|give each|sentiment score|"
      "count the number of",
-     "分类|分成|归类|归为|标注|找出|列出|挑出|标出|打分|评分|返回|输出为|输出成|以json|用json", ""),
+     "分类|分成|归类|归为|标注|找出|列出|挑出|标出|打分|评分|返回|输出为|输出成|以json|用json|整理出来|整理一下|理一下|"
+     "理出来|列一下|汇总一下|汇总成",
+     # the fields of a record named before it ("who is the buyer and the seller in this contract: ...",
+     # "each tool with its quantity: ...", "这份判决书的原告、被告是谁：...")
+     r"^(?![^:\n]*\b(?:think|feel|opinion|explain|why|how|mean|meaning|summari[sz]e|translate)\b)[^:\n]{0,40}?"
+     r"\b(?:who|what|which|name|list|give me|tell me|pull|find|get|identify|mark|show)\b[^:\n]{0,60}\b(?:and|&)\b"
+     r"[^:\n]{0,40}\b(?:here|in this|in these|in it|from this|from these|from it|below|above)\b[^:\n]{0,30}:|"
+     r"\b(?:each|every|all)(?: the| of the)? [\w-]+(?: [\w-]+)? (?:with|and|plus|along with) (?:its|their) [\w-]+[^:\n]{0,20}:|"
+     r"(?:这份|这段|这篇|这些|下面|以下|这张|这条|文中)[^：:\n]{0,12}?[、和与及][^：:\n]{1,12}"
+     r"(?:是谁|是什么|分别|是哪|有哪些|有什么|多少)[^：:\n]{0,6}[：:]"),
     ("extraction", "template fields", 2.0, "date and time|who what when", "字段",
      r"time\s*[,/;、]\s*(?:place\s*[,/;、]\s*)?(?:person|people|who)|person\s*[,/;、]\s*(?:event|activity)|"
      r"时间[、/，,和及与]\s*(?:地点[、/，,和及与]\s*)?人物|人物[、/，,和及与]\s*(?:事项|事件|事情)"),

@@ -17,7 +17,7 @@ QUESTION_HANDED = ("following question", "following multiple-choice question", "
 """A question handed over to be answered (its kind is the question's own), not a text to operate on."""
 REFERENCES = ("here are", "here is", "below", "following", "this text", "the text", "passage", "paragraph", "these ", "this email",
               "this note", "this article", "the article", "sentences", "records", "reviews", "given", "以下", "下面",
-              "下列", "如下", "这段", "这篇", "这几", "这条", "这封", "这些", "文中", "原文", "材料")
+              "下列", "如下", "这段", "这篇", "这几", "这条", "这封", "这些", "这份", "这张", "文中", "原文", "材料")
 """Words that point at a text the question hands over (read with a block of text after a colon or newline)."""
 SUMMARY_OBJECTS = ("this", "these", "the following", "below", "above", "my ", "our ", "that ", "the text", "the article",
                    "这段", "这篇", "以下", "下面", "上面", "这个", "这些", "文章", "全文", "内容", "：", ":")
