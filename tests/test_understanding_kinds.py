@@ -87,6 +87,24 @@ FIELDS_OF_A_PASTED_RECORD = [
     ("how do I put these into a table in Word", "coding", "cot"),
 ]
 
+SPREADSHEET_FORMULAS = [
+    # a formula that fails or misbehaves is a technical question, whatever its "返回" or its colon
+    ('=SUMIF(B:B,"yes",C:C) gives me 0 in google sheets, why', "coding", "cot"),
+    ("my INDEX MATCH formula returns #REF! what does that mean", "coding", "cot"),
+    ('why does =COUNTIF(A:A,">5") return 0 when there are big numbers in the column', "coding", "cot"),
+    ("getting #DIV/0! in my spreadsheet when a cell is empty, how do I hide it", "coding", "cot"),
+    ("my XLOOKUP shows #N/A for names that are clearly in the list", "coding", "cot"),
+    ('Excel公式 =IF(A1>60,"及格","不及格") 为什么报错', "coding", "cot"),
+    ("WPS表格里 =SUM(A1:A10) 结果显示#VALUE!怎么办", "coding", "cot"),
+    ("表格里VLOOKUP一直返回#N/A，数据明明有", "coding", "cot"),
+    ("=A1*B1 这个公式往下拉怎么结果都一样", "coding", "cot"),
+    ("谷歌表格的 =IMPORTRANGE 提示 #REF! 是什么意思", "coding", "cot"),
+    # functions of algebra are no spreadsheet
+    ("if f(x) = sin(x) + x^2, find f'(x)", "maths", "cot"),
+    ("solve for x: y = log(x) and y = 2", "maths", "cot"),
+    ("what is 15% of 80", "maths", "react"),
+]
+
 
 def _reads(question: str, task: str, mode: str) -> None:
     u = understand(question)
@@ -105,4 +123,9 @@ def test_a_text_to_rework_keeps_its_times(question: str, task: str, mode: str) -
 
 @pytest.mark.parametrize(("question", "task", "mode"), FIELDS_OF_A_PASTED_RECORD)
 def test_the_fields_of_a_pasted_record_are_extracted(question: str, task: str, mode: str) -> None:
+    _reads(question, task, mode)
+
+
+@pytest.mark.parametrize(("question", "task", "mode"), SPREADSHEET_FORMULAS)
+def test_a_spreadsheet_formula_is_a_technical_question(question: str, task: str, mode: str) -> None:
     _reads(question, task, mode)

@@ -151,6 +151,7 @@ HINTS: dict[str, tuple[str, ...]] = {
                     "standings", "chart", "charts", "division", "working", "loading", "closed", "shut", "cancelled", "canceled",
                     "delayed", "open"),
     "status asked": ("season", "year", "playing", "in", "facing", "yet", "赛季"),
+    "spreadsheet formula": ("#", "="),
     "feelings": ("feel", "feeling"),
     "rewrite verb": ("make", "simplify", "turn"),
     "deduction": ("all", "no", "some", "every", "所有"),

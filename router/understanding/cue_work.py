@@ -27,6 +27,12 @@ TECHNICAL: tuple[tuple[str, str, float, str, str, str], ...] = (
      "代码|编程|程序|脚本|接口|报错|编译|调试|算法|数据结构|链表|二叉树|数组|哈希|递归|并发|线程|前端|后端|数据库|正则|"
      "爬虫|单元测试|重构|部署|类型错误|内存泄漏|缓存|c语言|闭包|回调函数|协程|面向对象|多态|依赖注入|中间件|指针|懒加载|二分查找|二分法|快速排序|冒泡排序|动态规划|深度优先|广度优先|哈希表|写一个函数|写个函数|实现一个函数|字符串|编写|定时任务|时间戳|"
      "go语言|用go|go写|go里|js里|js中|用js|ts里|用ts|excel公式|excel函数|表格公式|wps公式", ""),
+    ("coding", "spreadsheet formula", 3.2,
+     "index match|index/match|iferror|sumifs|countifs|averageif|averageifs|hlookup|importrange|arrayformula|"
+     "conditional formatting|fill down|drag the formula|drag down the formula|spreadsheet formula|sheets formula",
+     "单元格|公式往下拉|公式下拉|下拉公式|拖动公式|填充公式|用excel|excel里|excel中|excel表|wps表格|谷歌表格|透视表|条件格式",
+     r"#(?:n/a|ref!|value!|div/0!|name\?|num!|spill!|null!)|(?:^|[\s(（:：])=\s*[a-z]{2,}[a-z0-9.]*\s*\("
+     r"(?=[^)\n]{0,40}(?:\b[a-z]{1,3}\$?\d{1,6}\b|\b[a-z]{1,3}:[a-z]{1,3}\b|\"))"),
     ("coding", "implement", 1.8, "implement|implementing|implementation|optimized|optimise|optimize", "实现", ""),
     ("coding", "code marks", 3.0, "", "",
      r"```|`[^`\n]{2,60}`|def \w+\(|print\(|console\.log|=>|\w\(\)|import \w+|#include|select .{1,80} from |"
