@@ -105,6 +105,28 @@ SPREADSHEET_FORMULAS = [
     ("what is 15% of 80", "maths", "react"),
 ]
 
+NEWS_SHARED_NOT_FILED = [
+    # an exclamation about what happened today, or relief at work done: talk, no entry to file
+    ("my daughter took her first steps today!!", "chat", "cot"),
+    ("we closed on our first house today!!!", "chat", "cot"),
+    ("just passed my driving test this morning!", "chat", "cot"),
+    ("finally finished the last chapter of my thesis tonight!!", "chat", "cot"),
+    ("finally got the last of the hay baled!!", "chat", "cot"),
+    ("finally got all 300 wedding invitations addressed and mailed!!", "chat", "cot"),
+    ("phew, the last box is finally unpacked", "chat", "cot"),
+    ("whew, survived my first week as a line cook", "chat", "cot"),
+    ("儿子今天考了满分！！", "chat", "cot"),
+    ("今天终于拿到驾照了！", "chat", "cot"),
+    ("宝宝今天会翻身了，太开心了", "chat", "cot"),
+    ("终于把毕业论文改完了，累瘫", "chat", "cot"),
+    ("总算把年终总结写完了，松了一口气", "chat", "cot"),
+    # what is still to come files; a request is still a request
+    ("dentist tomorrow at 3pm!", "schedule", "few_shot"),
+    ("明天下午三点家长会", "schedule", "few_shot"),
+    ("lunch with Priya on Thursday at noon", "schedule", "few_shot"),
+    ("终于把这篇文章改完了吗？帮我看看第二段的语法", "translation", "cot"),
+]
+
 
 def _reads(question: str, task: str, mode: str) -> None:
     u = understand(question)
@@ -128,4 +150,9 @@ def test_the_fields_of_a_pasted_record_are_extracted(question: str, task: str, m
 
 @pytest.mark.parametrize(("question", "task", "mode"), SPREADSHEET_FORMULAS)
 def test_a_spreadsheet_formula_is_a_technical_question(question: str, task: str, mode: str) -> None:
+    _reads(question, task, mode)
+
+
+@pytest.mark.parametrize(("question", "task", "mode"), NEWS_SHARED_NOT_FILED)
+def test_news_shared_is_talk_not_an_entry(question: str, task: str, mode: str) -> None:
     _reads(question, task, mode)

@@ -257,7 +257,8 @@ def _understand(text: str) -> Understanding:
     # A schedule entry: a short dated statement (not a question, not past) with a person, an activity
     # or a clock time.
     habitual = any(h in low for h in _HABITUAL)  # "I wake up at 3am every night" is a habit, not an entry
-    blocked = (text_work or "greeting/thanks" in names or "feelings" in names or scores["live_data"] >= 2.2
+    news = not question_form and "calendar request" not in names and timely.exclaimed_news(c, low)
+    blocked = (text_work or news or "greeting/thanks" in names or "feelings" in names or scores["live_data"] >= 2.2
                or (habitual and "calendar request" not in names) or options >= 2.4
                or (len(body) <= _SCHEDULE_CHARS and readings.clock_now(low))
                or (scores["coding"] >= 3.0 and "calendar request" not in names and any(a in low for a in _CODE_ASKS))
@@ -291,12 +292,13 @@ def _understand(text: str) -> Understanding:
     # Three or more quantities make a word problem the numbers read better than words do.
     if (max(scores.values()) <= task_fallback.WEAK and len(body) <= _FALLBACK_CHARS and not lettered and quantities < 3
             and (guess := task_fallback.predict(body)) is not None and guess[1] >= task_fallback.MIN_PROBABILITY):
-        if task_fallback.fits(guess[0], low, present, signals, material, scores["live_data"] > 0 or "deictic" in signals, has_cjk):
+        told = not question_form and guess[0] != "chat" and timely.exclaimed(low)  # "we closed on the house today!!!"
+        if not told and task_fallback.fits(guess[0], low, present, signals, material, scores["live_data"] > 0 or "deictic" in signals, has_cjk):
             scores[guess[0]] += _FALLBACK_WEIGHT
             evidence.append((guess[0], f"worded like {guess[0]} questions ({guess[1]:.2f})", _FALLBACK_WEIGHT))
     # No cue at all: a short line is conversation, a longer question asks for knowledge.
     if max(scores.values()) <= 0.9:
-        talk = not question_form and (len(body) < 40 or "about me" in names)
+        talk = not question_form and (len(body) < 40 or "about me" in names or timely.exclaimed(low))
         fallback = "chat" if talk else "knowledge"
         scores[fallback] += 1.0
     task = max(TASK_TYPES, key=scores.__getitem__)  # ties go to the earlier type

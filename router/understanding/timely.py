@@ -73,6 +73,23 @@ def dated_entry(c: Compiled, body: str, low: str, digits: bool, signals: dict[st
     return when, weight
 
 
+_UPCOMING = ("tomorrow", "tmrw", "tmr", "tonight", "next ", "later", "upcoming", "this weekend", "monday", "tuesday",
+             "wednesday", "thursday", "friday", "saturday", "sunday", "明天", "后天", "下周", "下个", "下星期", "下礼拜",
+             "待会", "一会儿", "周一", "周二", "周三", "周四", "周五", "周六", "周日", "星期")
+
+
+def exclaimed(low: str) -> bool:
+    """Whether a line ends in an exclamation ("took her first steps today!!", "今天考了满分！")."""
+    return low.rstrip().endswith(("!", "！"))
+
+
+def exclaimed_news(c: Compiled, low: str) -> bool:
+    """An exclamation about what happened, with no time still to come and no clock time: news shared, no
+    entry to file ("my daughter took her first steps today!!", "宝宝今天第一次叫妈妈了！！"); "dentist
+    tomorrow at 3pm!" still files."""
+    return exclaimed(low) and not any(u in low for u in _UPCOMING) and c.clock.search(low) is None
+
+
 def _match(pattern: LazyPattern, text: str) -> str | None:
     found = pattern.search(text)
     return found.group(0) if found else None
