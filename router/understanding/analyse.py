@@ -160,6 +160,8 @@ def _understand(text: str) -> Understanding:
     # A text handed over to work on (a block after a colon or a newline, pointed at by "below",
     # "these", "下面" ...): an operation over it is extraction, and its news words, prices and
     # dates belong to the text, not to the request.
+    if "operation on items" not in signals and (fields := given_text.fields_asked(low, has_cjk)):
+        signals["operation on items"] = fields
     operation = "extraction request" in names or "operation on items" in signals
     if operation and "extraction request" not in names and any(q in low for q in given_text.QUESTION_HANDED):
         # "Read the following question and answer in \boxed{}": what is handed over is a question to

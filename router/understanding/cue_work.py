@@ -162,15 +162,7 @@ TECHNICAL: tuple[tuple[str, str, float, str, str, str], ...] = (
      "rate them|score them|give each|sentiment score|"
      "count the number of",
      "分类|分成|归类|归为|标注|找出|列出|挑出|标出|打分|评分|返回|输出为|输出成|以json|用json|整理出来|整理一下|理一下|"
-     "理出来|列一下|汇总一下|汇总成",
-     # the fields of a record named before it ("who is the buyer and the seller in this contract: ...",
-     # "each tool with its quantity: ...", "这份判决书的原告、被告是谁：...")
-     r"^(?![^:\n]*\b(?:think|feel|opinion|explain|why|how|mean|meaning|summari[sz]e|translate)\b)[^:\n]{0,40}?"
-     r"\b(?:who|what|which|name|list|give me|tell me|pull|find|get|identify|mark|show)\b[^:\n]{0,60}\b(?:and|&)\b"
-     r"[^:\n]{0,40}\b(?:here|in this|in these|in it|from this|from these|from it|below|above)\b[^:\n]{0,30}:|"
-     r"\b(?:each|every|all)(?: the| of the)? [\w-]+(?: [\w-]+)? (?:with|and|plus|along with) (?:its|their) [\w-]+[^:\n]{0,20}:|"
-     r"(?:这份|这段|这篇|这些|下面|以下|这张|这条|文中)[^：:\n]{0,12}?[、和与及][^：:\n]{1,12}"
-     r"(?:是谁|是什么|分别|是哪|有哪些|有什么|多少)[^：:\n]{0,6}[：:]"),
+     "理出来|列一下|汇总一下|汇总成", ""),
     ("extraction", "template fields", 2.0, "date and time|who what when", "字段",
      r"time\s*[,/;、]\s*(?:place\s*[,/;、]\s*)?(?:person|people|who)|person\s*[,/;、]\s*(?:event|activity)|"
      r"时间[、/，,和及与]\s*(?:地点[、/，,和及与]\s*)?人物|人物[、/，,和及与]\s*(?:事项|事件|事情)"),

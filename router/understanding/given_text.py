@@ -30,6 +30,16 @@ _GREETING_WORDS = 12
 _QUOTE_OPENS = re.compile(r"(?:^|\s)[\"'“‘「]")
 """A quotation opening (not an apostrophe): a greeting after one is the quoted text's."""
 
+_FIELD_ASK = re.compile(r"\b(?:who|what|which|name|list|give me|tell me|pull|find|get|identify|mark|show)\b")
+_FIELD_AND = re.compile(r"\b(?:and|&)\b")
+_FIELD_POINTER = re.compile(r"\b(?:here|in this|in these|in it|from this|from these|from it|below|above)\b")
+_NOT_FIELDS = re.compile(r"\b(?:think|feel|opinion|explain|why|how|mean|meaning|summari[sz]e|translate)\b")
+_EACH_WITH_ITS = re.compile(r"\b(?:each|every|all)(?: the| of the)? [\w-]+(?: [\w-]+)? (?:with|and|plus|along with) (?:its|their) [\w-]+")
+_ZH_FIELDS = re.compile(r"(?:这份|这段|这篇|这些|下面|以下|这张|这条|文中)[^、和与及]{0,12}?[、和与及].{1,12}?"
+                        r"(?:是谁|是什么|分别|是哪|有哪些|有什么|多少)")
+_FIELDS_HEAD = 160
+"""The request that names the fields is one short line before the record's colon."""
+
 
 def has_material(body: str, lettered: bool, has_cjk: bool) -> bool:
     """A block of text follows the request: after a newline, a colon or inside a long quotation. Lettered
@@ -70,3 +80,25 @@ def _opens_after(term: str, low: str, colon: int) -> bool:
 def earliest(low: str, terms: tuple[str, ...]) -> int:
     """Where the first of ``terms`` to occur in ``low`` starts, -1 when none does."""
     return min((at for at in map(low.find, terms) if at != -1), default=-1)
+
+
+def fields_asked(low: str, has_cjk: bool) -> str | None:
+    """The fields of a record named before a colon, the record after it: "who is the buyer and the seller in
+    this contract: ...", "each tool with its quantity: ...", "这份判决书的原告、被告是谁：..." (the request
+    line, or None). Read on the short line before the colon only, so a long paste costs nothing."""
+    colon = earliest(low, (":", "："))
+    if colon == -1 or colon > _FIELDS_HEAD or "\n" in low[:colon]:
+        return None
+    head = low[:colon]
+    if has_cjk and (zh := _ZH_FIELDS.search(head)) is not None and colon - zh.end() <= 6:
+        return zh.group(0)
+    if (each := _EACH_WITH_ITS.search(head)) is not None and colon - each.end() <= 20:
+        return each.group(0)
+    ask = _FIELD_ASK.search(head, 0, 60)
+    if ask is None or _NOT_FIELDS.search(head) is not None:
+        return None
+    joined = _FIELD_AND.search(head, ask.end())
+    if joined is None or joined.start() - ask.end() > 60:
+        return None
+    pointer = _FIELD_POINTER.search(head, joined.end())
+    return head if pointer is not None and colon - pointer.end() <= 30 else None
