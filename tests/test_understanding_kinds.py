@@ -127,6 +127,19 @@ NEWS_SHARED_NOT_FILED = [
     ("终于把这篇文章改完了吗？帮我看看第二段的语法", "translation", "cot"),
 ]
 
+A_MATHS_FACT_TO_TEACH = [
+    # a child's or a student's "why" about a maths fact, with "how do I explain it": a maths question
+    ("my son asked why any number to the power of zero is one, how do I explain that to him", "maths", "cot"),
+    ("how do I explain to my 8 year old why you can't divide by zero", "maths", "cot"),
+    ("my daughter doesn't get why a fraction gets smaller when the bottom number gets bigger, how can I explain it",
+     "maths", "cot"),
+    ("how would you explain to a ten year old why the angles of a triangle add up to 180", "maths", "cot"),
+    ("孩子问为什么负数乘负数得正数，我该怎么讲", "maths", "cot"),
+    ("女儿问我为什么任何数的0次方都等于1，怎么跟她说", "maths", "cot"),
+    # the child's worry is still talk
+    ("my kid is scared of the dark, how do I explain there's nothing there", "chat", "cot"),
+]
+
 
 def _reads(question: str, task: str, mode: str) -> None:
     u = understand(question)
@@ -155,4 +168,9 @@ def test_a_spreadsheet_formula_is_a_technical_question(question: str, task: str,
 
 @pytest.mark.parametrize(("question", "task", "mode"), NEWS_SHARED_NOT_FILED)
 def test_news_shared_is_talk_not_an_entry(question: str, task: str, mode: str) -> None:
+    _reads(question, task, mode)
+
+
+@pytest.mark.parametrize(("question", "task", "mode"), A_MATHS_FACT_TO_TEACH)
+def test_a_maths_fact_to_teach_is_maths(question: str, task: str, mode: str) -> None:
     _reads(question, task, mode)

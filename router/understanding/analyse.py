@@ -86,6 +86,8 @@ _INTERJECTIONS = frozenset(f"feelings '{w}'" for w in ("lol", "haha", "lmao", "o
 _REMINDERS = ("remind me", "reminder", "提醒我", "提醒一下", "记一下", "记下")
 _CODE_ASKS = ("write", "explain", "how do", "how to", "how can", "写", "解释", "怎么", "如何")
 """A request for code: the times it names ("a cron job at 02:30 on Mondays") are its parameters, not an entry."""
+_TEACHING = ("explain", "teach", "解释", "怎么讲", "怎么教", "跟他说", "跟她说", "跟孩子说", "讲讲")
+"""A request to explain something to someone (a child, a student): what is explained decides the kind."""
 _FIRST_PERSON = frozenset({"i", "i'm", "im", "i've", "i'd", "my", "me", "mine", "we", "our", "us"})
 
 
@@ -334,6 +336,11 @@ def _reweigh(c: Compiled, low: str, present: set[str], scores: dict[str, float],
         weight = c.families[c.advice_family].weight
         scores["chat"] -= weight
         scores["knowledge"] += weight
+    if "personal advice" in names and scores["maths"] > 0 and any(t in low for t in _TEACHING):
+        # "my son asked why any number to the power of zero is one, how do I explain it": the fact to teach
+        # is the question; the child asking is its audience
+        scores["chat"] -= c.families[c.advice_family].weight
+        scores["maths"] += 1.0
     if "calendar request" in names and scores["writing"] > 0 and _reminds_first(low):
         # "提醒我周五写周报", "remind me to write the report": the piece to write is the entry's activity
         scores["writing"] = min(scores["writing"], 1.0)

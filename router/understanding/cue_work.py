@@ -65,9 +65,11 @@ TECHNICAL: tuple[tuple[str, str, float, str, str, str], ...] = (
      "negative numbers|negative number|math|maths|mathematics|how many ways|in how many ways|number of ways|permutation|permutations|combination|"
      "combinations|combinatorics|arrangements|euclidean algorithm|divisor|divisors|multiple of|subset|subsets|power set|"
      "diagonal|diagonals|polygon|polygons|pentagon|hexagon|octagon|original price|the original cost|sale price|"
-     "discounted price|before the discount|after the discount|after a discount",
+     "discounted price|before the discount|after the discount|after a discount|divide by zero|divided by zero|"
+     "power of zero|power of 0|negative times a negative|fraction|fractions|denominator|numerator|"
+     "angles of a triangle",
      "概率|几率|面积|周长|体积|三角形|分数|比例|平均|数列|等差|等比|角度|速度|路程|利息|百分之|相遇|追上|浓度|鸡兔|"
-     "半径|直径|圆周|数学|几何|代数|内角和|多少种|排列|组合数|排法|种方法|种不同", ""),
+     "半径|直径|圆周|数学|几何|代数|内角和|多少种|排列|组合数|排法|种方法|种不同|负数乘负数|负负得正|分母|分子|除数|0次方|零次方", ""),
     ("maths", "exact finance", 1.4,
      "compound interest|compounded|compounded monthly|compounded annually|monthly payment|monthly installment|"
      "monthly repayment|mortgage|amortization|amortisation|loan payment|loan repayment|apr|annual percentage|"
