@@ -31,7 +31,7 @@ TECHNICAL: tuple[tuple[str, str, float, str, str, str], ...] = (
      "index match|index/match|iferror|sumifs|countifs|averageif|averageifs|hlookup|importrange|arrayformula|"
      "conditional formatting|fill down|drag the formula|drag down the formula|spreadsheet formula|sheets formula",
      "单元格|公式往下拉|公式下拉|下拉公式|拖动公式|填充公式|用excel|excel里|excel中|excel表|wps表格|谷歌表格|透视表|条件格式",
-     r"#(?:n/a|ref!|value!|div/0!|name\?|num!|spill!|null!)|(?:^|[\s(（:：])=\s*[a-z]{2,}[a-z0-9.]*\s*\("
+     r"#(?:n/a|ref!|value!|div/0!|num!|spill!)|(?:^|[\s(（:：])=[a-z]{2,}[a-z0-9.]*\s*\("
      r"(?=[^)\n]{0,40}(?:\b[a-z]{1,3}\$?\d{1,6}\b|\b[a-z]{1,3}:[a-z]{1,3}\b|\"))"),
     ("coding", "implement", 1.8, "implement|implementing|implementation|optimized|optimise|optimize", "实现", ""),
     ("coding", "code marks", 3.0, "", "",
