@@ -143,6 +143,10 @@ beat noise without a cost elsewhere, so nothing was changed:
     0.543 / 0.532 / 0.637, 0.666 / 0.657 (with the log_chars term, GSM8K 0.599, below the term alone);
   - per-kind length slopes fitted on the other sources' open rows (shrunk to GAMMA, pseudo-weight 2):
     GSM8K 0.514, arena 0.529; the entropy of the task probabilities as a fitted term: h2o 0.518;
+    word problems' length standardised on the fitted word problems, not their kind: GSM8K 0.579, the
+    rest within 0.001; a ridge (1) over five structure readings of open questions (code-like lines,
+    lines, question marks, list items, longest line) on the residual: h2o 0.572, but arena 0.532,
+    GSM8K 0.509;
   - arena: the mean gain of each kind on arena's own rows (the ceiling of any kind prior, in sample)
     ranks it 0.585 (blended by the task probabilities 0.567), so no kind prior reaches its bar (0.575);
     what is missing is a within-kind reading that other sources can fit;
