@@ -168,6 +168,8 @@ def test_exploration_share_holds_within_one_point_over_1000_decisions(share: flo
         assert abs(sum(decisions[start : start + 1000]) / 1000 - share) <= 0.01, start
     explored = [m for m, e in zip(margins, decisions, strict=True) if e]
     assert sum(explored) / len(explored) < 0.25  # the cheap ones, near the threshold (all: 0.5)
+    # and nearly all of them among the nearest few: twice the share of decisions (the nearest third cost PGR)
+    assert sum(m <= 2 * share for m in explored) >= 0.8 * len(explored)
 
 
 def test_a_store_that_cannot_be_reached_means_the_prior_and_one_warning(caplog) -> None:  # type: ignore[no-untyped-def]

@@ -35,8 +35,8 @@ gained over the fast one on this deployment's own traffic than the prior expecte
   keep their reference). It stays while no new outcome comes: a kind sent up does not fall
   back for want of fast outcomes.
 * **Exploration** sends ``explore_share`` of the automatic decisions to the other tier, taken
-  among the decisions nearest the threshold (``Explorer``: the share holds to within two
-  decisions over any window); explicit requests never reach the learner.
+  among the nearest ``explore_share`` of decisions to the threshold (``Explorer``: the share
+  holds to within four decisions over any window); explicit requests never reach the learner.
 * A store that cannot be reached means the prior, said once in the log.
 
 One ``decay_read`` (one Redis round trip) per decision.
@@ -57,6 +57,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from router.errors import StateStoreUnavailableError
+from router.routing.explore import Explorer
 
 if TYPE_CHECKING:
     from router.config.learning import LearningSettings
@@ -183,39 +184,6 @@ def outcome_increments(decision: Decision, score: float, weight: float) -> dict[
         model_cell = f"{decision.kind.task}|{t}|m:{decision.model}"
         out.update({f"{model_cell}|n": w, f"{model_cell}|r": w * r})
     return out
-
-
-class Explorer:
-    """``share`` of the decisions explore, and the ones that do are those near the threshold.
-
-    Each decision adds ``share`` to what is owed; one that is owed an exploration and lies
-    within the nearest third of recent decisions to the threshold takes it (trying the other
-    tier costs least there, and tells most), and when two are owed the next decision takes one
-    regardless. So over any 1,000 decisions the share is ``share`` to within two decisions."""
-
-    def __init__(self, share: float, rng: random.Random | None = None) -> None:
-        self._share = share
-        self._lock = threading.Lock()
-        # a random phase, so processes do not explore in step (the module's generator: a bench can seed it)
-        self._owed = rng.random() if rng is not None else random.random()
-        self._recent: deque[float] = deque(maxlen=240)
-        self._near = math.inf
-        self._count = 0
-
-    def explores(self, margin: float) -> bool:
-        if self._share <= 0:
-            return False
-        with self._lock:
-            self._owed += self._share
-            self._recent.append(margin)
-            self._count += 1
-            if self._count % 24 == 1:
-                ordered = sorted(self._recent)
-                self._near = ordered[len(ordered) // 3]
-            if self._owed >= 2.0 or (self._owed >= 1.0 and margin <= self._near):
-                self._owed -= 1.0
-                return True
-            return False
 
 
 class Learner:
