@@ -34,6 +34,36 @@ measured in the same run) and Redis commands per decision on a real redis-server
 The explorer's random phase is seeded per user (the same for a user's three streams), so a run repeats
 exactly. The learner's constants were chosen on ``--seeds 21,22``: report figures on other seeds.
 
+Figures, ``--users 4 --seeds 31,32,33,34,35,36,37,38`` (32 users; run as ``--streams drift`` and ``--streams
+'prior right,prior wrong'`` side by side, load average 5-8 from other sessions, so the costs read high), on the
+learner with the explorer's band at the nearest ``explore_share`` (``routing.explore``), against the same command
+on the nearest third (main a1f7944, same run): fast tier failing 3 kinds +0.087 mean, +0.040 worst (was +0.084,
++0.036); tables as they are +0.006 mean, -0.028 worst, 0 of 32 below -0.03 (was -0.007, -0.063, 4 of 32);
+exploration 4.7-5.3% over every 1,000 decisions (was 4.9-5.1%); drift sent up for 1 of 32 users, end share 0.40
+mean (0.12 worst), other kinds moved 0.09 mean, 0.22 worst (the drift stream was not re-run on a1f7944: main
+6745aa2 gave 2 of 32, 0.38, 0.18 worst); advice p50 0.267-0.292 ms against the prior's 0.122-0.204 ms in the same
+runs, 1.00 Redis command per decision.
+
+Variants tried this round on ``--seeds 21,22`` (not shipped unless said):
+- exploration's band (shipped): with every learned adjustment off, exploring the nearest third cost -0.023 PGR
+  mean (-0.053 worst, 8 users) on the tables as they are, and learning without exploring gave -0.002 (-0.043):
+  the harm was exploration's, on average, not only its noise. The nearest tenth (3 owed forces one) gave -0.007
+  (-0.032, 1 of 8 below -0.03), the nearest ``explore_share`` (4 owed) +0.004 (-0.021, 0 of 8), prior wrong
+  +0.086 and +0.083.
+- a word memory for drift: per known word of the question (the kinds model's, 8 or 16 per question, weighed
+  equally or by their centroid weight) and tier, a recent mean of the residual from the line and the cells
+  (memory counted in the word's outcomes, a ratio of decayed sums so that it holds). It did not isolate the
+  drifted kind: after the drift its fast word term was -0.03..-0.07, the same as for MMLU "other", which did not
+  change (each word is in few questions: its memory held 0.1-0.3 of ``adapt_outcomes`` outcomes, of 0/1
+  outcomes); the end share 0.52 against 0.50, the tables as they are -0.023, -0.053, -0.031 on the first 3 users
+  (against -0.014, -0.042, -0.031). Dropped.
+- a drift latch: a cell's recent means against slow means of the same kind (memory 10x ``adapt_outcomes``, so
+  the reference does not shrink with time), with standard errors from those memories instead of decayed counts,
+  and no gate while drifting: the drifted kind's end share 0.60 mean (0.52 worst) against 0.51 on the same 4
+  users, none sent up (80% of 50), other kinds moved 0.09 mean, 0.15 worst (0.10, 0.14), the other streams
+  unchanged. Not shipped: the cells cap it (only 61-73% of the drifted kind's questions fall in its majority
+  cells), and it reads 12 more fields per decision.
+
 Targets (issue 21): prior wrong +0.06 PGR or more; prior right no lower than -0.03; drift sent up
 within 200 questions of the kind, for every user, and no other kind's share moved by more than 0.10; exploration within explore_share +-1 point; p50 <= 0.2 ms and one
 Redis round trip per decision. Exit status 1 when one is missed.
