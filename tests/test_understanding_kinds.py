@@ -141,6 +141,26 @@ A_MATHS_FACT_TO_TEACH = [
 ]
 
 
+A_PRACTICAL_SUM_ON_GIVEN_AMOUNTS = [
+    # the asker's own pay, fare or commission on given amounts: a calculator's job
+    ("这周送了52单，每单3.8元，另外还有200块全勤奖，我这周挣了多少", "maths", "react"),
+    ("我刚打车坐了11.4公里，起步价10元含2公里，超出的每公里2.6元，要付多少", "maths", "react"),
+    ("这个月底薪4500，提成按销售额的3%算，卖了26万，我到手多少", "maths", "react"),
+    ("帮我算下：上周加班14.5小时，加班费每小时38元，能拿多少加班费", "maths", "react"),
+    ("I drove 312 miles for work at 67 cents a mile plus $45 in tolls, how much do I get back", "maths", "react"),
+    ("timesheet check: 41.5 hours at $19.80 an hour, what's my gross pay", "maths", "react"),
+    ("I worked 9 shifts of 7.5 hours at $16.25, what do I make before tax", "maths", "react"),
+    ("I put in 44 hours at $21 with anything over 40 at time and a half, what's the gross pay", "maths", "react"),
+    # near misses: a textbook word problem is worked in steps; a fair price or a saving is advice
+    ("小明每小时挣15元，工作了8小时，一共挣了多少元", "maths", "cot"),
+    ("A worker earns $18 an hour and works 40 hours plus 5 overtime hours at time and a half. How much does she earn?",
+     "maths", "cot"),
+    ("Peter works 38 hours per week and earns $7.25 per hour. What is his gross pay?", "maths", "cot"),
+    ("what's a fair price to charge for mowing a 2 acre lawn", "maths", "cot"),
+    ("我每个月挣8000，房租2500，存多少合适", "maths", "cot"),
+]
+
+
 def _reads(question: str, task: str, mode: str) -> None:
     u = understand(question)
     assert (u.task, select_mode(question).mode) == (task, mode), (question, u.scores, u.evidence)
@@ -173,4 +193,9 @@ def test_news_shared_is_talk_not_an_entry(question: str, task: str, mode: str) -
 
 @pytest.mark.parametrize(("question", "task", "mode"), A_MATHS_FACT_TO_TEACH)
 def test_a_maths_fact_to_teach_is_maths(question: str, task: str, mode: str) -> None:
+    _reads(question, task, mode)
+
+
+@pytest.mark.parametrize(("question", "task", "mode"), A_PRACTICAL_SUM_ON_GIVEN_AMOUNTS)
+def test_a_practical_sum_on_given_amounts_is_calculated(question: str, task: str, mode: str) -> None:
     _reads(question, task, mode)

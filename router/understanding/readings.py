@@ -15,6 +15,7 @@ Patterns compile on first use (``router.lazyre``); most run only after a cheap s
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 
 from router.lazyre import LazyPattern
@@ -148,6 +149,35 @@ _UNIT_TOTAL = LazyPattern(
 """'80平米，每平3万5，总价多少': a unit price times a quantity, asked as a total."""
 
 
+_PRACTICAL_ZH = LazyPattern(
+    r"(?:挣|赚|收|拿|付|交|到手|报销|提成|佣金|工资|车费|运费|利息)[了得到回]?(?:多少|几块)|应该收|该收多少|能拿多少",
+    ascii="",
+)
+_PRACTICAL_EN = LazyPattern(
+    r"^(?:quick (?:calc|math|maths)|calc|payroll(?: check)?|timesheet(?: check)?|sanity check(?: the math)?)\b"
+    r"|\b(?:gross|net|take[- ]home) pay\b|\bhow much (?:do|will|would|should|did) (?:i|we) (?:make|earn|get|owe|pay|charge|clear|net)\b"
+    r"|\bwhat (?:do|will|would|did) (?:i|we) (?:make|earn|owe|clear|net)\b|\bwhat'?s my (?:pay|commission|cut|total)\b",
+)
+_FIRST_PERSON = re.compile(r"\b(?:i|i'm|my|we|our)\b")
+_ASKER_ZH = ("我", "咱", "今天", "这单", "这趟", "这个月", "本月", "这周", "上个月", "上周", "这次")
+_TEXTBOOK_ZH = ("小明", "小红", "小华", "小刚", "小丽", "小强", "小芳", "某", "甲", "乙", "应用题", "同学")
+
+
+def practical_sum(low: str, has_cjk: bool) -> str | None:
+    """A sum of the asker's own pay, fare, price or commission on given amounts ('今天跑了38单，每单4.5元，
+    我一共挣了多少', 'payroll check: 38 hours at $27.40 ...'): a calculator's job. A textbook word problem
+    (a named child, 某商品, 甲乙) is worked in steps; the caller has found two or more operands."""
+    if has_cjk:
+        if not any(a in low for a in _ASKER_ZH) or any(t in low for t in _TEXTBOOK_ZH):
+            return None
+        found = _PRACTICAL_ZH.search(low)
+    else:
+        found = _PRACTICAL_EN.search(low)
+        if found and found.group(0).endswith(" pay") and not _FIRST_PERSON.search(low):
+            return None  # "Peter works 38 hours ... his gross pay": a textbook's worker, worked in steps
+    return found.group(0) if found else None
+
+
 def unit_total(low: str) -> str | None:
     """A total asked from a unit price and a quantity."""
     found = _UNIT_TOTAL.search(low)
@@ -170,5 +200,5 @@ def clock_now(low: str) -> bool:
     return _NOW_CLOCK.search(low) is not None
 
 
-__all__ = ["calendar_arithmetic", "clock_now", "current_value", "inline_options", "rate_riddle", "recent_result",
+__all__ = ["calendar_arithmetic", "clock_now", "current_value", "inline_options", "practical_sum", "rate_riddle", "recent_result",
            "unit_conversion", "unit_total", "zh_conversion"]
