@@ -161,6 +161,21 @@ A_PRACTICAL_SUM_ON_GIVEN_AMOUNTS = [
 ]
 
 
+A_LIVE_QUOTE_OR_TODAYS_RULE = [
+    # a market quote per unit, a price this minute, today's driving restriction: looked up
+    ("老庙黄金这两天足金回收报价多少一克", "live_data", "react"),
+    ("上海明天尾号限行几号", "live_data", "react"),
+    ("杭州今天限行吗 我尾号是7", "live_data", "react"),
+    ("what's ethereum going for this second", "live_data", "react"),
+    ("what is tesla trading at this minute", "live_data", "react"),
+    # near misses: a reason about a policy, a textbook's days, a fair price, a mood this minute
+    ("why do cities use license plate restrictions", "knowledge", "cot"),
+    ("小明这两天每天读一本书，一共读了多少本", "maths", "cot"),
+    ("what's a fair price for a used 2015 civic", "maths", "cot"),
+    ("this minute I can't think straight, help me outline my essay", "chat", "cot"),
+]
+
+
 def _reads(question: str, task: str, mode: str) -> None:
     u = understand(question)
     assert (u.task, select_mode(question).mode) == (task, mode), (question, u.scores, u.evidence)
@@ -198,4 +213,9 @@ def test_a_maths_fact_to_teach_is_maths(question: str, task: str, mode: str) -> 
 
 @pytest.mark.parametrize(("question", "task", "mode"), A_PRACTICAL_SUM_ON_GIVEN_AMOUNTS)
 def test_a_practical_sum_on_given_amounts_is_calculated(question: str, task: str, mode: str) -> None:
+    _reads(question, task, mode)
+
+
+@pytest.mark.parametrize(("question", "task", "mode"), A_LIVE_QUOTE_OR_TODAYS_RULE)
+def test_a_live_quote_or_todays_rule_is_looked_up(question: str, task: str, mode: str) -> None:
     _reads(question, task, mode)

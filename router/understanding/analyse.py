@@ -228,12 +228,14 @@ def _understand(text: str) -> Understanding:
     # "how many tablespoons in a quarter cup": a conversion whose amount is written in words
     worded = not digits and "how many" in low and readings.unit_conversion(low) is not None
     if (numbers or digits or quantities >= 2 or worded) and not proof and not text_work and "code" not in constraints and not (material and operation):
+        # "足金报价多少一克": a market quote's 一克 and 这两天 are no operands (it gives no digit)
+        quote = "market data" in names and not digits
         exact = figures.exact_figure(c, body, low, window, digits, present, signals, numbers, has_cjk)
         if exact:
             constraints.add("exact_figure")
             scores["maths"] += 3.6
             evidence.append(("maths", f"exact figure: {exact}", 3.6))
-        elif quantities >= 2 and ("quantity question" in signals or (
+        elif quantities >= 2 and not quote and ("quantity question" in signals or (
                 "calculate" in signals and "narrative" in signals and _PUZZLE.isdisjoint(names))):
             # A word problem asks for a quantity; "how much should I save" asks for advice.
             weight = 1.0 if "advice modal" in signals else 2.6

@@ -38,7 +38,7 @@ SIGNALS: tuple[tuple[str, str, str], ...] = (
     ("deictic",
      "now|right now|rn|atm|today|tonight|currently|current|latest|live|real-time|realtime|at the moment|this week|"
      "this weekend|tomorrow|tmrw|tmr|tonite|this morning|this afternoon|this evening|as of now|at present|so far today|"
-     "these days|nowadays",
+     "these days|nowadays|this minute|this second",
      "今天|现在|目前|当前|最新|实时|此刻|今晚|明天|这周|本周|今日|今早|这会儿|眼下|刚刚|刚才"),
     ("advice modal", "should|ought to|is it ok|is it okay|is it reasonable", "该|应该|合理"),
     ("conversion", "convert|unit conversion|conversion of|conversion from|conversion chart|in celsius|in fahrenheit|in kelvin|to celsius|to fahrenheit|in km|in miles|"

@@ -28,7 +28,7 @@ WORLD: tuple[tuple[str, str, float, str, str, str], ...] = (
      "prime minister|president|chancellor|mayor|governor|ceo|head coach|secretary general|speaker of the house",
      "总统|首相|总理|市长|州长|主席|ceo", ""),
     ("live_data", "daily value", 0.8, "sunset|sunrise|sun set|sun rise|high tide|low tide|tide times|moonrise",
-     "日落|日出|涨潮|退潮|空气|pm2.5|花粉", ""),
+     "日落|日出|涨潮|退潮|空气|pm2.5|花粉|限行|限号", ""),
     ("live_data", "currency pair", 2.8, "", "",
      r"\b(?:a|one|1) (?:euro|dollar|us dollar|pound|yen|yuan|rupee|peso|franc|ruble|won)s? (?:in|to|into|against) "
      r"(?:euros?|dollars?|us dollars|pounds?|yen|yuan|rupees?|pesos?|francs?|rubles?|won)\b|"
