@@ -33,7 +33,12 @@
                                                      # written by a developer who had not read the
                                                      # understanding, committed unrun and run once on
                                                      # the round's final code: 80/85 en (94.1%), 71/75 zh
-                                                     # (94.7%), below 95% in both languages.)
+                                                     # (94.7%), below 95% in both languages.
+                                                     # natural_holdout19 (164) after a pass on 18's kinds:
+                                                     # 84/88 en, 67/76 zh (88.2%) on main 28d31fb; then a
+                                                     # short pass on its zh kinds, and natural_holdout20
+                                                     # (140, other voices), run once on main 66ad6c2:
+                                                     # 55/60 en (91.7%), 65/80 zh (81.2%).)
     python bench/eval_modes.py --data other.jsonl    # any JSONL of {"question": ..., "mode": ...}
 
 Targets (issues 5 and 17): >= 90% accuracy (>= 95% per language on natural_holdout), <= 1 ms median per question, zero model calls.

@@ -28,7 +28,11 @@ chat_bench_style2 89.1% (the code before the pass: 89.1%), APGR difficulty 0.660
 written by another helper and committed unrun, run once on the round's final code (main 3806846, after the
 final retrain; 2026-12-02 09:40, load 0.4), nothing changed after: chat_bench_style3 difficulty 0.675,
 length 0.509, kind only 0.694, oracle 0.710, random 0.538; instructions_style3 difficulty 0.714, length
-0.468, kind only 0.708, oracle 0.744, random 0.489. Difficulty stays below "kind only" on the chat sets
+0.468, kind only 0.708, oracle 0.744, random 0.489. ``chat_bench_style4`` (64) and ``instructions_style4`` (50), written
+the same way in other voices and committed unrun, run once on main 66ad6c2 (2026-12-02 16:09, load 0.5), nothing
+changed after: chat_bench_style4 difficulty 0.664, length 0.534, kind only 0.710 (the oracle: every prompt's kind
+read right), random 0.475; instructions_style4 difficulty 0.695, length 0.590, kind only 0.706, oracle 0.745, random
+0.520. Difficulty stays below "kind only" on the chat sets
 because the trained prior puts reasoning (0.15) and maths (0.29) under coding and extraction, where these
 assumed gains put them first; pulling the prior towards the assumption lowers every open source held out
 (``bench/train_difficulty.py``), so the assumption, not the prior, is what the tables contradict.

@@ -231,7 +231,7 @@ from heldout_sets import held_out  # noqa: E402  (bench/heldout_sets.py: the one
 
 NATURAL = held_out(sorted(DATA.glob("natural_holdout*.jsonl")))
 """Without the sets committed before their first run (tests/data/unrun_sets.txt), until that run has been made."""
-HELD_OUT_FLOOR = {"natural_holdout7": 0.9, "natural_holdout14": 0.9, "natural_holdout17": 0.9, "natural_holdout18": 0.9, "natural_holdout19": 0.85}
+HELD_OUT_FLOOR = {"natural_holdout7": 0.9, "natural_holdout14": 0.9, "natural_holdout17": 0.9, "natural_holdout18": 0.9, "natural_holdout19": 0.85, "natural_holdout20": 0.8}
 """natural_holdout.jsonl was written before issue 17's first round; natural_holdout2-6 each before one
 pass of the second round's changes (and then used to find misses, >= 0.95 per language since);
 natural_holdout7 after the last pass, never used to fix anything: its first run, 41/44 en (0.932) and
@@ -253,7 +253,9 @@ written by a developer who had not read the cue tables, committed unrun, and run
 set 17's figure): 80/85 en (0.941) and 71/75 zh (0.947), short of 0.95 in both; nothing was changed after it.
 natural_holdout19 (musicians, pharmacists, estate agents, electricians, HR, 外卖骑手, 出租车司机, 房东, 广场舞阿姨, written
 the same way) had its one first run on main 28d31fb, after a pass that fixed set 18's kinds: 84/88 en (0.955),
-67/76 zh (0.882); its floor is 0.85 per language.
+67/76 zh (0.882); its floor is 0.85 per language. A short pass on its Chinese misses followed (main 66ad6c2).
+natural_holdout20 (kindergarten teachers, insurance agents, renovation workers, dentists, bakers, plumbers..., written
+the same way after that pass) had its one first run on main 66ad6c2: 55/60 en (0.917), 65/80 zh (0.812); floor 0.8.
 See bench/eval_modes.py."""
 
 
