@@ -11,14 +11,14 @@ import re
 
 from router.lazyre import LazyPattern
 
+_S_STEMS = ("who", "what", "how", "where", "there", "that")
+_NT_STEMS = ("do", "ca", "wo", "is", "are", "does", "did", "was", "were", "could", "should", "would", "have", "has")
+_WHOLE = ("im", "ive", "youre", "theyre", "wat", "wats")
 _BARE_CONTRACTION = LazyPattern(
-    r"\b(?:(?:who|what|how|where|there|that)s|(?:do|ca|wo|is|are|does|did|was|were|could|should|would|have|has)nt|"
-    r"im|ive|youre|theyre|wats?)\b"
+    rf"\b(?:(?:{'|'.join(_S_STEMS)})s|(?:{'|'.join(_NT_STEMS)})nt|{'|'.join(_WHOLE)})\b"
 )
-_BARE_SET = frozenset({*(w + "s" for w in ("who", "what", "how", "where", "there", "that")),
-                       *(w + "nt" for w in ("do", "ca", "wo", "is", "are", "does", "did", "was", "were", "could",
-                                            "should", "would", "have", "has")),
-                       "im", "ive", "youre", "theyre", "wat", "wats"})
+_BARE_SET = frozenset({*(w + "s" for w in _S_STEMS), *(w + "nt" for w in _NT_STEMS), *_WHOLE})
+"""The pattern and the cheap set test read the same three word lists, so they cannot disagree."""
 _BARE_WORDS = {"wat": "what", "wats": "what's", "im": "i'm", "ive": "i've", "youre": "you're", "theyre": "they're", "cant": "can't", "wont": "won't"}
 
 
