@@ -64,6 +64,19 @@ Variants tried this round on ``--seeds 21,22`` (not shipped unless said):
   unchanged. Not shipped: the cells cap it (only 61-73% of the drifted kind's questions fall in its majority
   cells), and it reads 12 more fields per decision.
 
+Drift, round v0.3.6: no variant of the learner was built. ``bench/learning_separability.py`` bounds what pooling
+evidence by similarity can do (an oracle that knows the drifted kind's share of each pool; its docstring has the
+figures): at the 80% the bench asks of the drifted kind, the worst other kind moves 0.49 mean (0.73 worst) pooled
+by the learner's cells, 0.49 (0.62) by the three nearest shipped centroids, 0.50 (0.68) by the 20 nearest
+``Understanding.vector``s, 0.26-0.28 (0.41-0.54) by words, on seeds 31-38; 0 to 2 of 32 users within 0.10. No
+learner that knows a question by these features meets that reading of the must-show; the learner is unchanged.
+
+Redis commands per decision, round v0.3.6: the "987 over 986" was the bench's own: each count opened a fresh
+connection, whose handshake (HELLO) landed in the second count. The counts are now read on one connection opened
+before the first, so every command between them is the decisions' own: 986 over 986 on seed 31's first user
+(``--users 1 --seeds 31 --streams 'prior right'``, 17:49, load 2.2: 1.00 Redis commands per decision,
+all targets met; advice p50 0.140 ms against the prior's 0.087 ms).
+
 Targets (issue 21): prior wrong +0.06 PGR or more; prior right no lower than -0.03; drift sent up
 within 200 questions of the kind, for every user, and no other kind's share moved by more than 0.10; exploration within explore_share +-1 point; p50 <= 0.2 ms and one
 Redis round trip per decision. Exit status 1 when one is missed.
@@ -337,28 +350,48 @@ async def measure_cost(rows: list[Row], redis_url: str | None) -> tuple[float, f
         start = time.perf_counter()
         choose(row.prompt, "cot", config)
         prior.append(time.perf_counter() - start)
-    calls = await _hmget_calls(redis_url)
+    counter = await _Counter.open(redis_url)
+    calls = await counter.calls()
     for row in sample:
         start = time.perf_counter()
         await learner.advise(row.prompt, tiers)
         learned.append(time.perf_counter() - start)
     per = None
     if redis_url:
-        per = (await _hmget_calls(redis_url) - calls) / len(sample)
+        per = (await counter.calls() - calls) / len(sample)
+        await counter.aclose()
         await store.aclose()
     return statistics.median(learned) * 1000, statistics.median(prior) * 1000, per
 
 
-async def _hmget_calls(redis_url: str | None) -> float:
-    """Every command Redis has run (INFO commandstats): the advice's round trips, counted by the server."""
-    if not redis_url:
-        return 0.0
-    import redis.asyncio as aioredis
+class _Counter:
+    """Every command Redis has run but INFO (INFO commandstats), read on one connection opened before the first
+    count: the commands between two counts are the decisions' own, whatever they are (a learner connection that
+    dialled again would show its handshake). A fresh connection per count put its own handshake (HELLO) into the
+    second count, which read as one extra round trip per run (987 commands over 986 decisions)."""
 
-    client = aioredis.Redis.from_url(redis_url)
-    stats = await client.info("commandstats")
-    await client.aclose()
-    return float(sum(v["calls"] for k, v in stats.items() if k != "cmdstat_info"))
+    def __init__(self, client: object | None) -> None:
+        self._client = client
+
+    @classmethod
+    async def open(cls, redis_url: str | None) -> _Counter:
+        if not redis_url:
+            return cls(None)
+        import redis.asyncio as aioredis
+
+        client = aioredis.Redis.from_url(redis_url)
+        await client.ping()  # dial (and HELLO) now, before the first count
+        return cls(client)
+
+    async def calls(self) -> float:
+        if self._client is None:
+            return 0.0
+        stats = await self._client.info("commandstats")  # type: ignore[attr-defined]
+        return float(sum(v["calls"] for k, v in stats.items() if k != "cmdstat_info"))
+
+    async def aclose(self) -> None:
+        if self._client is not None:
+            await self._client.aclose()  # type: ignore[attr-defined]
 
 
 def main(argv: list[str] | None = None) -> int:
