@@ -33,13 +33,12 @@ if TYPE_CHECKING:
     from router.understanding import Understanding
 
 MODES: tuple[str, ...] = ("cot", "few_shot", "react", "tot")
-_TASK_MODE: dict[str, str] = {
+_TASK_MODE: dict[str, str] = {  # per task, the mode its scores count for
     "live_data": "react",
     "schedule": "few_shot",
     "extraction": "few_shot",
 }
 """Every other task is answered by reasoning (cot) unless its constraints say otherwise."""
-_NEVER_TOT = frozenset({"translation", "writing", "roleplay", "extraction", "schedule", "live_data"})
 _OPTIONS_SCORE = 3.0
 _DEFAULT_THRESHOLD = 0.55
 
@@ -58,14 +57,11 @@ class ModeChoice:
 
 
 def mode_for(u: Understanding) -> str:
-    """The mode for one understanding: the rule the docstring of this module states."""
-    if "exact_figure" in u.constraints and u.task == "maths":
-        return "react"
-    if u.task in _TASK_MODE:
-        return _TASK_MODE[u.task]
-    if "options" in u.constraints and u.task not in _NEVER_TOT:
-        return "tot"
-    return "cot"
+    """The mode for one understanding: the rule the docstring of this module states (kept with the
+    understanding's readings, which its learned reading is compared with)."""
+    from router.understanding.learned_reading import READING_MODE, reading_of
+
+    return READING_MODE[reading_of(u.task, u.constraints)]
 
 
 def _mode_scores(u: Understanding, mode: str) -> dict[str, float]:

@@ -26,7 +26,7 @@ import re
 from functools import lru_cache
 
 from router.understanding import fallback as task_fallback
-from router.understanding import figures, given_text, readings, timely
+from router.understanding import figures, given_text, learned_reading, readings, timely
 from router.understanding.casual import restore_apostrophes
 from router.understanding.cues import Compiled, compiled
 from router.understanding.families import family_hits
@@ -308,6 +308,14 @@ def _understand(text: str) -> Understanding:
         fallback = "chat" if talk else "knowledge"
         scores[fallback] += 1.0
     task = max(TASK_TYPES, key=scores.__getitem__)  # ties go to the earlier type
+    # A second reading by words (router.understanding.learned_reading): when it is sure and the mode the
+    # cues' reading stands for differs, its reading wins; exam items with lettered options are the cues'.
+    if not lettered and (second := learned_reading.read(body)) is not None and second[2] >= learned_reading.SURE:
+        first = learned_reading.reading_of(task, constraints)
+        if first not in learned_reading.KEPT and learned_reading.READING_MODE[first] != second[1]:
+            task = learned_reading.revise(second[0], task, constraints, scores)
+            scores[task] = max(scores.values()) + 0.5
+            evidence.append((task, f"worded like {second[0]} questions ({second[2]:.2f})", scores[task]))
     probabilities = _softmax(scores)
     language = script_language(body, has_cjk)
     chosen = tuple(why for t, why, _ in sorted(evidence, key=lambda e: -e[2]) if t == task)[:3]

@@ -1,0 +1,129 @@
+"""A second reading of what a question needs, by a model trained on labelled questions, not by cue tables.
+
+Each pass of cues fixed the set it was written from and not the next one: a fresh set in new voices
+(couriers, salaries with overtime, BMI, "rain these two days") found kinds nobody had listed. A model
+over words and characters reads phrasing by similarity to every labelled question instead, and on the
+three sets measured as they arrived its errors were mostly not the cues' errors (``bench/
+train_learned_reading.py --first-runs``). So when it is sure and the cues read the question otherwise,
+its reading wins; both choices then read the revised understanding, so the mode and the route still
+agree about what the question is.
+
+The readings are the distinctions the mode rests on: an exact figure from given amounts (``calc``), live
+data (``live``), a dated entry (``schedule``), fields of a given text (``extraction``), options to weigh
+(``tot``), or reasoning (``cot``). Multinomial logistic regression, its weights shipped in
+``learned_reading.json`` (fitted by ``bench/train_learned_reading.py``) and loaded on first use.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from functools import lru_cache
+from typing import Any
+
+from router.understanding.fallback import features as word_features
+
+_MODEL_FILE = "learned_reading.json"
+ENABLED = True
+"""``bench/train_learned_reading.py --check`` turns the model off to score the cues alone."""
+SURE = 0.9
+"""The reading overrules the cues only at this probability of its mode (chosen on the first runs of three
+sets, before the sets that measure it were run)."""
+KEPT = frozenset({"calc", "live"})
+"""Cue readings the model never overrules: a tool the cues found a use for (an exact figure from the
+amounts given, live data). Taking a needed tool away costs a wrong answer, a needless one costs a call; on
+the three first runs the model took one away wrongly and one rightly, and it reads "i make 31 an hour, how
+much would that be a year" and "淘宝双十一活动开始了没" as talk."""
+MAX_CHARS = 300
+"""The model was fitted on questions; long pastes and documents are left to the cues."""
+READING_MODE = {"cot": "cot", "tot": "tot", "live": "react", "calc": "react", "schedule": "few_shot",
+                "extraction": "few_shot"}
+_NUMBER = re.compile(r"\d+(?:[.,]\d+)?")
+
+
+def features(text: str) -> set[str]:
+    """The task fallback's words and character pairs, plus how many numbers and how long (a sum needs amounts)."""
+    out = word_features(text)
+    numbers = len(_NUMBER.findall(text[:MAX_CHARS]))
+    if numbers:
+        out.add("#number")
+    if numbers >= 2:
+        out.add("#numbers")
+    out.add(f"#length{min(4, len(text) // 60)}")
+    return out
+
+
+@lru_cache(maxsize=1)
+def _model() -> tuple[tuple[str, ...], tuple[float, ...], dict[str, list[float]]]:
+    import json  # here: import router stays cheap
+    from importlib import resources
+
+    data: Any = json.loads((resources.files("router.understanding") / _MODEL_FILE).read_text(encoding="utf-8"))
+    return tuple(data["readings"]), tuple(data["bias"]), data["weights"]
+
+
+def read(text: str) -> tuple[str, str, float] | None:
+    """(reading, its mode, the probability of that mode), or None for a long text or when the model is off."""
+    if not ENABLED or len(text) > MAX_CHARS:
+        return None
+    readings, bias, weights = _model()
+    z = list(bias)
+    for feature in features(text):
+        w = weights.get(feature)
+        if w is not None:
+            for i, v in enumerate(w):
+                z[i] += v
+    top = max(z)
+    exps = [math.exp(v - top) for v in z]
+    total = sum(exps)
+    per_mode: dict[str, float] = {}
+    for reading, e in zip(readings, exps, strict=True):
+        mode = READING_MODE[reading]
+        per_mode[mode] = per_mode.get(mode, 0.0) + e / total
+    mode = max(per_mode, key=per_mode.__getitem__)
+    best = max((i for i, r in enumerate(readings) if READING_MODE[r] == mode), key=exps.__getitem__)
+    return readings[best], mode, per_mode[mode]
+
+
+def reading_of(task: str, constraints: frozenset[str] | set[str]) -> str:
+    """The reading an understanding's task and constraints stand for: the one rule the mode follows."""
+    if task == "maths" and "exact_figure" in constraints:
+        return "calc"
+    if task in ("live_data", "schedule", "extraction"):
+        return {"live_data": "live", "schedule": "schedule", "extraction": "extraction"}[task]
+    if "options" in constraints and task not in _NEVER_OPTIONS:
+        return "tot"
+    return "cot"
+
+
+_COT_TASKS = ("coding", "maths", "reasoning", "writing", "roleplay", "knowledge", "humanities", "translation", "chat")
+_NEVER_OPTIONS = frozenset({"translation", "writing", "roleplay", "extraction", "schedule", "live_data"})
+
+
+def revise(reading: str, task: str, constraints: set[str], scores: dict[str, float]) -> str:
+    """The task (``constraints`` edited in place) that makes the cues' reading say what the model read.
+
+    Only what the mode rests on changes: the task keeps its cue evidence when it is compatible (a maths
+    question read as ``cot`` stays maths, only its exact figure goes).
+    """
+    if reading == "calc":
+        constraints.add("exact_figure")
+        constraints.discard("options")
+        return "maths"
+    if reading in ("live", "schedule", "extraction"):
+        constraints.discard("exact_figure")
+        constraints.discard("options")
+        return {"live": "live_data", "schedule": "schedule", "extraction": "extraction"}[reading]
+    constraints.discard("exact_figure")
+    if task not in _COT_TASKS:
+        task = max(_COT_TASKS, key=scores.__getitem__)  # ties go to the earlier type
+    if reading == "tot":
+        constraints.add("options")
+        if task in _NEVER_OPTIONS:
+            task = "reasoning"
+    else:
+        constraints.discard("options")
+    return task
+
+
+__all__ = ["KEPT", "READING_MODE", "SURE", "features", "read", "reading_of", "revise"]
