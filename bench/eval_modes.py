@@ -38,7 +38,13 @@
                                                      # 84/88 en, 67/76 zh (88.2%) on main 28d31fb; then a
                                                      # short pass on its zh kinds, and natural_holdout20
                                                      # (140, other voices), run once on main 66ad6c2:
-                                                     # 55/60 en (91.7%), 65/80 zh (81.2%).)
+                                                     # 55/60 en (91.7%), 65/80 zh (81.2%).
+                                                     # natural_holdout21, 22 (160 each, written
+                                                     # blind, many practical sums and indirect
+                                                     # live data), run once on 0072c2f (the
+                                                     # learned reading): 65/80 en, 65/80 zh;
+                                                     # 66/80 en, 71/80 zh; the cues alone on
+                                                     # ac3f778: 63, 61; 64, 66.)
     python bench/eval_modes.py --data other.jsonl    # any JSONL of {"question": ..., "mode": ...}
 
 Targets (issues 5 and 17): >= 90% accuracy (>= 95% per language on natural_holdout), <= 1 ms median per question, zero model calls.
