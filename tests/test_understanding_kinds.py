@@ -151,7 +151,17 @@ A_PRACTICAL_SUM_ON_GIVEN_AMOUNTS = [
     ("timesheet check: 41.5 hours at $19.80 an hour, what's my gross pay", "maths", "react"),
     ("I worked 9 shifts of 7.5 hours at $16.25, what do I make before tax", "maths", "react"),
     ("I put in 44 hours at $21 with anything over 40 at time and a half, what's the gross pay", "maths", "react"),
-    # near misses: a textbook word problem is worked in steps; a fair price or a saving is advice
+    # the same kind in words no list names: the asker's own amounts and a figure asked of them
+    ("we ordered 14 pizzas at $13.50 and 6 bottles of soda at $2.25, plus a $20 delivery fee, how much do we each owe if there are 9 of us",
+     "maths", "react"),
+    ("my water bill is 38 cubic meters at 4.1 a cubic meter plus a 15 base charge, what's the total", "maths", "react"),
+    ("租了3天车 一天180 押金2000退了1500 油费自己加了260 我这趟一共花了多少", "maths", "react"),
+    ("给我算算 买了6斤排骨 一斤32 又买了两只鸡 一只45 一共多少", "maths", "react"),
+    # near misses: a textbook word problem is worked in steps; a fair price or a saving is advice; the way asked for
+    ("Maria buys 4 notebooks at $2.50 each and a pen for $1.20. How much does she spend?", "maths", "cot"),
+    ("if I read 25 pages an hour and the book has 400 pages, how many hours will it take me", "maths", "cot"),
+    ("we have 3 boxes with 12 markers each and lost 5, how many are left, explain it for my kid", "maths", "cot"),
+    ("我买了3支笔一支2块 又买了个本子5块 一共多少钱 给孩子讲下思路", "maths", "cot"),
     ("小明每小时挣15元，工作了8小时，一共挣了多少元", "maths", "cot"),
     ("A worker earns $18 an hour and works 40 hours plus 5 overtime hours at time and a half. How much does she earn?",
      "maths", "cot"),

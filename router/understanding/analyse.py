@@ -312,7 +312,8 @@ def _understand(text: str) -> Understanding:
     # cues' reading stands for differs, its reading wins; exam items with lettered options are the cues'.
     if not lettered and (second := learned_reading.read(body)) is not None and second[2] >= learned_reading.SURE:
         first = learned_reading.reading_of(task, constraints)
-        if first not in learned_reading.KEPT and learned_reading.READING_MODE[first] != second[1]:
+        story = second[0] == "calc" and readings.story_problem(body, low)  # a textbook's sums are worked in steps
+        if first not in learned_reading.KEPT and learned_reading.READING_MODE[first] != second[1] and not story:
             task = learned_reading.revise(second[0], task, constraints, scores)
             scores[task] = max(scores.values()) + 0.5
             evidence.append((task, f"worded like {second[0]} questions ({second[2]:.2f})", scores[task]))

@@ -86,7 +86,7 @@ def exact_figure(c: Compiled, body: str, low: str, window: str, digits: bool, pr
         exact = f"conversion '{converted}'"
     elif has_cjk and (total := readings.unit_total(low)):
         exact = f"a unit price times a quantity '{total}'"
-    elif sum(n[0].isdigit() for n in numbers) >= 2 and not explaining and (sum_asked := readings.practical_sum(low, has_cjk)):
+    elif sum(n[0].isdigit() for n in numbers) >= 2 and not explaining and (sum_asked := readings.practical_sum(low, has_cjk, body)):
         exact = f"a practical sum on given amounts '{sum_asked}'"
     return exact
 

@@ -163,7 +163,29 @@ _ASKER_ZH = ("我", "咱", "今天", "这单", "这趟", "这个月", "本月", 
 _TEXTBOOK_ZH = ("小明", "小红", "小华", "小刚", "小丽", "小强", "小芳", "某", "甲", "乙", "应用题", "同学")
 
 
-def practical_sum(low: str, has_cjk: bool) -> str | None:
+_FIGURE_ASKED_EN = LazyPattern(
+    r"\bhow (?:many|much)\b|\bwhat(?:'s| is| are| was|s)? (?:the |my |our |his |her |their |a )?(?:total|rate|gross|net|bill|"
+    r"invoice|value|cost|price|fee|balance|dose|profit|margin|abv|amount|pay|cut|share)\b|\bwhat (?:total|rate|amount)\b"
+    r"|\b(?:work out|figure out|calc(?:ulate)?) (?:the |my |our )?(?:total|bill|cost|amount|rate|dose)\b",
+)
+_ASKING_FOR_ME_EN = re.compile(r"\b(?:i|i'm|i've|my|me|we|our|us)\b")
+_STORY_NAME = re.compile(r"(?:^|[.!?]\s+)(?:[A-Z][a-z]+ (?:and [A-Z][a-z]+ )?(?:is|was|has|had|wants|buys|bought|makes|"
+                         r"made|earns|works|gets|got|sells|sold|runs|ran|needs|decides|decided|goes|went|spends|spent)\b)")
+"""A story's subject ("Janet sells ...", "Tom and Ann bought ..."): a textbook problem's character."""
+_METHOD_ASKED = ("walk me through", "show me how", "show your work", "show the work", "step by step", "set it up",
+                 "explain", "思路", "过程", "怎么算", "步骤", "讲讲", "讲下", "合理", "合适", "应该存")
+"""The way to the figure asked for (or advice on it): worked in steps, not handed to a calculator."""
+_HYPOTHETICAL_EN = re.compile(r"^(?:if|suppose|say) (?:i|we)\b")
+_FIGURE_ASKED_ZH = ("多少", "几个", "几箱", "几袋", "几天", "几块", "几元", "算下", "算一下", "帮我算", "算算")
+_ASKER_ZH_OWN = ("我", "咱", "帮我", "给我")
+
+
+def story_problem(text: str, low: str) -> bool:
+    """A textbook's character does the sums ("Peter works 38 hours", "小明买了"): worked in steps, whoever reads it."""
+    return _STORY_NAME.search(text) is not None or any(t in low for t in _TEXTBOOK_ZH)
+
+
+def practical_sum(low: str, has_cjk: bool, text: str = "") -> str | None:
     """A sum of the asker's own pay, fare, price or commission on given amounts ('今天跑了38单，每单4.5元，
     我一共挣了多少', 'payroll check: 38 hours at $27.40 ...'): a calculator's job. A textbook word problem
     (a named child, 某商品, 甲乙) is worked in steps; the caller has found two or more operands."""
@@ -171,10 +193,17 @@ def practical_sum(low: str, has_cjk: bool) -> str | None:
         if not any(a in low for a in _ASKER_ZH) or any(t in low for t in _TEXTBOOK_ZH):
             return None
         found = _PRACTICAL_ZH.search(low)
+        if found is None and any(a in low for a in _ASKER_ZH_OWN) and not any(m in low for m in _METHOD_ASKED):
+            # the asker's own amounts and a figure asked of them, in any words ("我陪了23天 ... 该给我多少")
+            return next((k for k in _FIGURE_ASKED_ZH if k in low), None)
     else:
         found = _PRACTICAL_EN.search(low)
         if found and found.group(0).endswith(" pay") and not _FIRST_PERSON.search(low):
             return None  # "Peter works 38 hours ... his gross pay": a textbook's worker, worked in steps
+        if (found is None and _ASKING_FOR_ME_EN.search(low) and not _STORY_NAME.search(text)
+                and not _HYPOTHETICAL_EN.search(low) and not any(m in low for m in _METHOD_ASKED)):
+            # the asker's own amounts and a figure asked of them ("tabs are 75 mg, how many tabs is that")
+            found = _FIGURE_ASKED_EN.search(low)
     return found.group(0) if found else None
 
 
@@ -201,4 +230,4 @@ def clock_now(low: str) -> bool:
 
 
 __all__ = ["calendar_arithmetic", "clock_now", "current_value", "inline_options", "practical_sum", "rate_riddle", "recent_result",
-           "unit_conversion", "unit_total", "zh_conversion"]
+           "story_problem", "unit_conversion", "unit_total", "zh_conversion"]
