@@ -44,7 +44,11 @@
                                                      # live data), run once on 0072c2f (the
                                                      # learned reading): 65/80 en, 65/80 zh;
                                                      # 66/80 en, 71/80 zh; the cues alone on
-                                                     # ac3f778: 63, 61; 64, 66.)
+                                                     # ac3f778: 63, 61; 64, 66. natural_holdout23
+                                                     # (160, everyday traffic, written blind after
+                                                     # the round's last change), run on 65f1837:
+                                                     # 65/80 en (81.2%), 74/80 zh (92.5%); cues
+                                                     # alone (ac3f778): 62/80, 69/80.)
     python bench/eval_modes.py --data other.jsonl    # any JSONL of {"question": ..., "mode": ...}
 
 Targets (issues 5 and 17): >= 90% accuracy (>= 95% per language on natural_holdout), <= 1 ms median per question, zero model calls.
