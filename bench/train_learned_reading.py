@@ -21,6 +21,7 @@ the cues' mode is replaced by the model's wherever the model's probability reach
 from __future__ import annotations
 
 import argparse
+import base64
 import json
 import subprocess
 import sys
@@ -60,11 +61,17 @@ def _sets() -> dict[str, list[dict[str, str]]]:
     paths.append(REPO.parent / "shared" / "datasets" / "modes_dev.jsonl")
     sets = {p.stem: [json.loads(line) for line in p.read_text(encoding="utf-8").splitlines() if line.strip()]
             for p in paths if p.is_file()}
-    from router.understanding import understand
+    import router.understanding.learned_reading as lr
+    from router.understanding import analyse, understand
 
-    for rows in sets.values():  # the mode sets name no task: the cues' (right on every one of them) stands in
-        for r in rows:
-            r.setdefault("task", understand(r["question"]).task)
+    lr.ENABLED = False  # the cues' own task, not one the model being replaced revised
+    try:
+        for rows in sets.values():  # the mode sets name no task: the cues' (right on every one of them) stands in
+            for r in rows:
+                r.setdefault("task", understand(r["question"]).task)
+    finally:
+        lr.ENABLED = True
+        analyse._understand.cache_clear()
     return sets
 
 
@@ -89,9 +96,10 @@ def fit(rows: list[dict[str, str]]) -> dict[str, object]:
         p = np.exp(z)
         p /= p.sum(axis=1, keepdims=True)
         w -= RATE * (x.T @ (p - y) + L2 * w) / n
-    weights = {f: [round(float(v), 4) for v in w[i]] for f, i in vocabulary.items()
-               if float(np.ptp(w[i])) > KEEP}
-    return {"readings": list(READINGS), "bias": [round(float(v), 4) for v in w[-1]], "weights": weights,
+    kept = [(f, i) for f, i in vocabulary.items() if float(np.ptp(w[i])) > KEEP]
+    flat = np.array([w[i] for _, i in kept], dtype="<f4").reshape(-1)
+    return {"readings": list(READINGS), "bias": [round(float(v), 4) for v in w[-1]],
+            "features": "\n".join(f for f, _ in kept), "weights": base64.b64encode(flat.tobytes()).decode("ascii"),
             "rows": n, "l2": L2, "min_count": MIN_COUNT}
 
 
@@ -180,7 +188,7 @@ def main() -> int:
         (REPO / "router" / "understanding" / "learned_reading_check.json").unlink(missing_ok=True)
     model = fit([r for rows in sets.values() for r in rows])
     OUT.write_text(json.dumps(model, ensure_ascii=False, separators=(",", ":")), encoding="utf-8")
-    print(f"{OUT.relative_to(REPO)}: {model['rows']} rows from {len(sets)} sets, {len(model['weights'])} features, "
+    print(f"{OUT.relative_to(REPO)}: {model['rows']} rows from {len(sets)} sets, {model['features'].count(chr(10)) + 1} features, "
           f"{OUT.stat().st_size / 1024:.0f} KiB")
     return 0
 
