@@ -133,8 +133,7 @@ import json, sys
 sys.path.insert(0, sys.argv[1])
 from router.modes.select import classify
 for line in sys.stdin:
-    choice = classify(json.loads(line)["question"])
-    print(json.dumps([choice.mode, choice.confidence]))
+    print(json.dumps(classify(json.loads(line)["question"]).mode))
 """
 
 
@@ -158,13 +157,13 @@ def _first_runs(sets: dict[str, list[dict[str, str]]]) -> None:
         read_then = [json.loads(line) for line in out.stdout.splitlines()]
         _use(fit([r for other, rs in sets.items() if other != name for r in rs]))
         seconds = [read(r["question"]) for r in rows]
-        for (mode, _), second, r in zip(read_then, seconds, rf := rows, strict=True):
+        for mode, second, r in zip(read_then, seconds, rows, strict=True):
             counts["cues"] += mode == r["mode"]
             for t in thresholds:
                 for keep in (False, True):
                     won = second is not None and second[2] >= t and not (keep and mode in kept)
                     counts[t, keep] += (second[1] if won else mode) == r["mode"]
-        n += len(rf)
+        n += len(rows)
         print(f"  {name} (first run on {commit}, {len(rows)} rows)", flush=True)
     print(f"all {n} rows: the cues as they were {counts['cues']}; with the model where its probability >= t:")
     for t in thresholds:

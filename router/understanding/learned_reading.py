@@ -26,7 +26,7 @@ from router.understanding.fallback import features as word_features
 
 _MODEL_FILE = "learned_reading.json"
 ENABLED = True
-"""``bench/train_learned_reading.py --check`` turns the model off to score the cues alone."""
+"""``bench/train_learned_reading.py`` turns the model off to read the cues' own task of a row that names none."""
 SURE = 0.9
 """The reading overrules the cues only at this probability of its mode (chosen on the first runs of three
 sets, before the sets that measure it were run)."""
@@ -105,13 +105,16 @@ def reading_of(task: str, constraints: frozenset[str] | set[str]) -> str:
     """The reading an understanding's task and constraints stand for: the one rule the mode follows."""
     if task == "maths" and "exact_figure" in constraints:
         return "calc"
-    if task in ("live_data", "schedule", "extraction"):
-        return {"live_data": "live", "schedule": "schedule", "extraction": "extraction"}[task]
+    if task in _TASK_READING:
+        return _TASK_READING[task]
     if "options" in constraints and task not in _NEVER_OPTIONS:
         return "tot"
     return "cot"
 
 
+_TASK_READING = {"live_data": "live", "schedule": "schedule", "extraction": "extraction"}
+"""The task types that are a reading of their own; every other task is reasoning unless its constraints say not."""
+_READING_TASK = {reading: task for task, reading in _TASK_READING.items()}
 _COT_TASKS = ("coding", "maths", "reasoning", "writing", "roleplay", "knowledge", "humanities", "translation", "chat")
 _NEVER_OPTIONS = frozenset({"translation", "writing", "roleplay", "extraction", "schedule", "live_data"})
 
@@ -126,10 +129,10 @@ def revise(reading: str, task: str, constraints: set[str], scores: dict[str, flo
         constraints.add("exact_figure")
         constraints.discard("options")
         return "maths"
-    if reading in ("live", "schedule", "extraction"):
+    if reading in _READING_TASK:
         constraints.discard("exact_figure")
         constraints.discard("options")
-        return {"live": "live_data", "schedule": "schedule", "extraction": "extraction"}[reading]
+        return _READING_TASK[reading]
     constraints.discard("exact_figure")
     if task not in _COT_TASKS:
         task = max(_COT_TASKS, key=scores.__getitem__)  # ties go to the earlier type

@@ -185,10 +185,11 @@ def story_problem(text: str, low: str) -> bool:
     return _STORY_NAME.search(text) is not None or any(t in low for t in _TEXTBOOK_ZH)
 
 
-def practical_sum(low: str, has_cjk: bool, text: str = "") -> str | None:
+def practical_sum(low: str, has_cjk: bool, text: str) -> str | None:
     """A sum of the asker's own pay, fare, price or commission on given amounts ('今天跑了38单，每单4.5元，
     我一共挣了多少', 'payroll check: 38 hours at $27.40 ...'): a calculator's job. A textbook word problem
-    (a named child, 某商品, 甲乙) is worked in steps; the caller has found two or more operands."""
+    (a named child, 某商品, 甲乙) is worked in steps; the caller has found two or more operands. ``text``
+    is the question as written: a story's character is told by its capital letter."""
     if has_cjk:
         if not any(a in low for a in _ASKER_ZH) or any(t in low for t in _TEXTBOOK_ZH):
             return None
@@ -200,7 +201,7 @@ def practical_sum(low: str, has_cjk: bool, text: str = "") -> str | None:
         found = _PRACTICAL_EN.search(low)
         if found and found.group(0).endswith(" pay") and not _FIRST_PERSON.search(low):
             return None  # "Peter works 38 hours ... his gross pay": a textbook's worker, worked in steps
-        if (found is None and _ASKING_FOR_ME_EN.search(low) and not _STORY_NAME.search(text)
+        if (found is None and _ASKING_FOR_ME_EN.search(low) and not story_problem(text, low)
                 and not _HYPOTHETICAL_EN.search(low) and not any(m in low for m in _METHOD_ASKED)):
             # the asker's own amounts and a figure asked of them ("tabs are 75 mg, how many tabs is that")
             found = _FIGURE_ASKED_EN.search(low)
