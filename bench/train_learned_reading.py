@@ -7,15 +7,17 @@
 Rows: the labelled questions of ``tests/data/natural_holdout*.jsonl`` (questions written in many voices,
 English and Chinese, each with its mode and task type), ``modes_holdout*.jsonl`` and the shared
 ``modes_dev.jsonl`` (a mode only: the cues' task stands in, and they read every one of those rows right); a
-set not yet run is never fitted on. The label is
+set not yet run is never fitted on. ``tests/data/train_natural*.jsonl`` are rows written blind for fitting
+only (same format, other voices): every fit uses them, no check scores them. The label is
 the reading the mode rests on: ``calc`` (react, maths), ``live`` (react, live_data), ``schedule`` and
 ``extraction`` (few_shot), ``tot``, and ``cot`` for everything else.
 
-``--first-runs`` is how ``SURE`` was chosen. The cues were shaped by every set here, so their score on a
+``--first-runs`` is how ``SURE`` and ``SURE_OF_STRUCTURE`` were chosen. The cues were shaped by every set here, so their score on a
 set today says nothing about a new one. But the code as it stood when a set had its first run had not
 seen that set: its readings are the cues' real errors on new phrasing. For each set in ``FIRST_RUNS`` the
 code of that commit reads the set (a temporary git worktree), the model is fitted without the set, and
-the cues' mode is replaced by the model's wherever the model's probability reaches each threshold.
+the cues' mode is replaced by the model's wherever ``learned_reading.overrules`` says so at each pair of
+thresholds (and the sum is not one to work in steps, as in the product).
 """
 
 from __future__ import annotations
@@ -41,7 +43,8 @@ STEPS = 300
 RATE = 5.0
 KEEP = 0.02
 """A feature whose weights all lie within this of their mean moves no probability: left out of the file."""
-FIRST_RUNS = {"natural_holdout18": "e16fe3a", "natural_holdout19": "28d31fb", "natural_holdout20": "66ad6c2"}
+FIRST_RUNS = {"natural_holdout18": "e16fe3a", "natural_holdout19": "28d31fb", "natural_holdout20": "66ad6c2",
+              "natural_holdout21": "ac3f778", "natural_holdout22": "ac3f778", "natural_holdout23": "ac3f778"}
 """Each set and the commit its first run was made on (bench/eval_modes.py's docstring records them)."""
 
 
@@ -75,6 +78,12 @@ def _sets() -> dict[str, list[dict[str, str]]]:
     return sets
 
 
+def _training_only() -> list[dict[str, str]]:
+    """The rows written to be fitted on: part of every fold's training, never a set that is scored."""
+    return [json.loads(line) for p in sorted(DATA.glob("train_natural*.jsonl"))
+            for line in p.read_text(encoding="utf-8").splitlines() if line.strip()]
+
+
 def fit(rows: list[dict[str, str]]) -> dict[str, object]:
     import numpy as np
 
@@ -83,19 +92,24 @@ def fit(rows: list[dict[str, str]]) -> dict[str, object]:
     found = [features(r["question"]) for r in rows]
     seen = Counter(f for fs in found for f in fs)
     vocabulary = {f: i for i, f in enumerate(sorted(f for f, n in seen.items() if n >= MIN_COUNT))}
-    x = np.zeros((len(rows), len(vocabulary) + 1), dtype=np.float32)
-    x[:, -1] = 1.0
-    for i, fs in enumerate(found):
-        x[i, [vocabulary[f] for f in fs if f in vocabulary]] = 1.0
+    width = len(vocabulary) + 1  # the last column is the bias
+    # x is binary and sparse (a question has some dozens of features of thousands): keep it as (row, column)
+    # pairs, so a step costs the pairs, not rows x features (the dense product took most of a --check's hour).
+    pairs = [(i, vocabulary[f]) for i, fs in enumerate(found) for f in fs if f in vocabulary]
+    pairs += [(i, width - 1) for i in range(len(rows))]
+    at_row = np.array([i for i, _ in pairs], dtype=np.int64)
+    at_col = np.array([j for _, j in pairs], dtype=np.int64)
     y = np.eye(len(READINGS))[[READINGS.index(reading(r)) for r in rows]]
-    w = np.zeros((x.shape[1], len(READINGS)))
+    w = np.zeros((width, len(READINGS)))
     n = len(rows)
     for _ in range(STEPS):  # full-batch gradient descent on the L2-penalised log loss
-        z = x @ w
+        z = np.stack([np.bincount(at_row, weights=w[at_col, k], minlength=n) for k in range(len(READINGS))], axis=1)
         z -= z.max(axis=1, keepdims=True)
         p = np.exp(z)
         p /= p.sum(axis=1, keepdims=True)
-        w -= RATE * (x.T @ (p - y) + L2 * w) / n
+        g = p - y
+        xtg = np.stack([np.bincount(at_col, weights=g[at_row, k], minlength=width) for k in range(len(READINGS))], axis=1)
+        w -= RATE * (xtg + L2 * w) / n
     kept = [(f, i) for f, i in vocabulary.items() if float(np.ptp(w[i])) > KEEP]
     flat = np.array([w[i] for _, i in kept], dtype="<f4").reshape(-1)
     return {"readings": list(READINGS), "bias": [round(float(v), 4) for v in w[-1]],
@@ -116,12 +130,16 @@ def _write_tmp(model: dict[str, object]) -> str:
     return path.name
 
 
+def _without(sets: dict[str, list[dict[str, str]]], name: str) -> list[dict[str, str]]:
+    return [r for other, rs in sets.items() if other != name for r in rs] + _training_only()
+
+
 def _alone(sets: dict[str, list[dict[str, str]]]) -> None:
     from router.understanding.learned_reading import read
 
     hits = total = 0
     for name, rows in sets.items():
-        _use(fit([r for other, rs in sets.items() if other != name for r in rs]))
+        _use(fit(_without(sets, name)))
         h = sum((got := read(r["question"])) is not None and got[1] == r["mode"] for r in rows)
         print(f"  {name:<20} model alone {h}/{len(rows)}")
         hits, total = hits + h, total + len(rows)
@@ -133,15 +151,18 @@ import json, sys
 sys.path.insert(0, sys.argv[1])
 from router.modes.select import classify
 for line in sys.stdin:
-    print(json.dumps(classify(json.loads(line)["question"]).mode))
+    c = classify(json.loads(line)["question"])
+    print(json.dumps([c.mode, c.task]))
 """
 
 
 def _first_runs(sets: dict[str, list[dict[str, str]]]) -> None:
-    from router.understanding.learned_reading import KEPT, READING_MODE, read
+    from router.understanding.learned_reading import REWORKED, overrules, read
+    from router.understanding.readings import worked_in_steps
 
-    kept = {READING_MODE[k] for k in KEPT}  # the old code gives modes only: the kept readings' mode
-    thresholds = (0.5, 0.6, 0.7, 0.8, 0.9, 0.95)
+    # The old code gives modes only: each mode stands for a reading that follows the same rule.
+    reading_of_mode = {"cot": "cot", "tot": "tot", "few_shot": "extraction", "react": "calc"}
+    pairs = [(sure, structure) for sure in (0.5, 0.6, 0.7, 0.8, 0.9) for structure in (0.5, 0.7, 0.9, 1.01)]
     counts: Counter[object] = Counter()
     n = 0
     for name, commit in FIRST_RUNS.items():
@@ -155,19 +176,27 @@ def _first_runs(sets: dict[str, list[dict[str, str]]]) -> None:
             finally:
                 subprocess.run(["git", "-C", str(REPO), "worktree", "remove", "--force", str(tree)], check=True)
         read_then = [json.loads(line) for line in out.stdout.splitlines()]
-        _use(fit([r for other, rs in sets.items() if other != name for r in rs]))
+        _use(fit(_without(sets, name)))
         seconds = [read(r["question"]) for r in rows]
-        for mode, second, r in zip(read_then, seconds, rows, strict=True):
+        worked = [s is not None and s[0] == "calc" and worked_in_steps(r["question"], r["question"].lower())
+                  for s, r in zip(seconds, rows, strict=True)]
+        for (mode, task), second, steps, r in zip(read_then, seconds, worked, rows, strict=True):
             counts["cues"] += mode == r["mode"]
-            for t in thresholds:
-                for keep in (False, True):
-                    won = second is not None and second[2] >= t and not (keep and mode in kept)
-                    counts[t, keep] += (second[1] if won else mode) == r["mode"]
+            counts["model"] += second is not None and second[1] == r["mode"]
+            for pair in pairs:
+                won = second is not None and not steps and overrules(reading_of_mode[mode], second, task, *pair)
+                counts[pair] += (second[1] if won else mode) == r["mode"]
+                if won and (mode != "cot" or task in REWORKED):  # a structure the cues found, overruled
+                    counts[pair, "won"] += second[1] == r["mode"]
+                    counts[pair, "lost"] += mode == r["mode"]
         n += len(rows)
         print(f"  {name} (first run on {commit}, {len(rows)} rows)", flush=True)
-    print(f"all {n} rows: the cues as they were {counts['cues']}; with the model where its probability >= t:")
-    for t in thresholds:
-        print(f"  t={t:<5} overruling every reading {counts[t, False]:>4}   keeping the cues' tools (KEPT) {counts[t, True]:>4}")
+    print(f"all {n} rows: the cues as they were {counts['cues']}, the model alone {counts['model']}; "
+          "the model overruling plain reasoning from SURE, a structure (tot, few_shot, a text to rework) from "
+          "SURE_OF_STRUCTURE:")
+    for pair in pairs:
+        print(f"  SURE={pair[0]:<4} SURE_OF_STRUCTURE={pair[1]:<5} {counts[pair]:>4} right"
+              f"   (structures overruled: {counts[pair, 'won']} won, {counts[pair, 'lost']} lost)")
 
 
 def main() -> int:
@@ -185,9 +214,10 @@ def main() -> int:
             return 0
     finally:
         (REPO / "router" / "understanding" / "learned_reading_check.json").unlink(missing_ok=True)
-    model = fit([r for rows in sets.values() for r in rows])
+    extra = _training_only()
+    model = fit([r for rows in sets.values() for r in rows] + extra)
     OUT.write_text(json.dumps(model, ensure_ascii=False, separators=(",", ":")), encoding="utf-8")
-    print(f"{OUT.relative_to(REPO)}: {model['rows']} rows from {len(sets)} sets, {model['features'].count(chr(10)) + 1} features, "
+    print(f"{OUT.relative_to(REPO)}: {model['rows']} rows from {len(sets)} sets and {len(extra)} training rows, {model['features'].count(chr(10)) + 1} features, "
           f"{OUT.stat().st_size / 1024:.0f} KiB")
     return 0
 

@@ -7,6 +7,7 @@ follows from the task (``router.modes.select.mode_for``), so each row names both
 from __future__ import annotations
 
 import pytest
+from known_misses import missed  # tests/ is on sys.path under pytest
 
 from router.modes.select import select_mode
 from router.understanding import understand
@@ -34,7 +35,7 @@ LIVE_ASKED_INDIRECTLY = [
     ("what is a product recall and who pays for it", "knowledge", "cot"),
     ("服务器崩了一般是什么原因", "knowledge", "cot"),
     ("写一段通知：本店双十一活动今天开始了", "writing", "cot"),
-    ("how are you doing this year, any news on your side", "chat", "cot"),
+    missed("how are you doing this year, any news on your side", "chat", "cot", why="'news' in small talk is read as live data"),
     ("我心态崩了，今天什么都不想干", "chat", "cot"),
     ("my Flask server is down with a 502 after deploy, how do I debug it", "coding", "cot"),
 ]
@@ -108,14 +109,14 @@ SPREADSHEET_FORMULAS = [
 NEWS_SHARED_NOT_FILED = [
     # an exclamation about what happened today, or relief at work done: talk, no entry to file
     ("my daughter took her first steps today!!", "chat", "cot"),
-    ("we closed on our first house today!!!", "chat", "cot"),
+    missed("we closed on our first house today!!!", "chat", "cot", why="news told is read as live data"),
     ("just passed my driving test this morning!", "chat", "cot"),
     ("finally finished the last chapter of my thesis tonight!!", "chat", "cot"),
     ("finally got the last of the hay baled!!", "chat", "cot"),
     ("finally got all 300 wedding invitations addressed and mailed!!", "chat", "cot"),
     ("phew, the last box is finally unpacked", "chat", "cot"),
     ("whew, survived my first week as a line cook", "chat", "cot"),
-    ("儿子今天考了满分！！", "chat", "cot"),
+    missed("儿子今天考了满分！！", "chat", "cot", why="news told is read as live data"),
     ("今天终于拿到驾照了！", "chat", "cot"),
     ("宝宝今天会翻身了，太开心了", "chat", "cot"),
     ("终于把毕业论文改完了，累瘫", "chat", "cot"),
@@ -163,10 +164,10 @@ A_PRACTICAL_SUM_ON_GIVEN_AMOUNTS = [
     ("we have 3 boxes with 12 markers each and lost 5, how many are left, explain it for my kid", "maths", "cot"),
     ("我买了3支笔一支2块 又买了个本子5块 一共多少钱 给孩子讲下思路", "maths", "cot"),
     ("小明每小时挣15元，工作了8小时，一共挣了多少元", "maths", "cot"),
-    ("A worker earns $18 an hour and works 40 hours plus 5 overtime hours at time and a half. How much does she earn?",
-     "maths", "cot"),
+    missed("A worker earns $18 an hour and works 40 hours plus 5 overtime hours at time and a half. How much does she earn?",
+     "maths", "cot", why="a textbook worker with no name is read as a calculator's sum"),
     ("Peter works 38 hours per week and earns $7.25 per hour. What is his gross pay?", "maths", "cot"),
-    ("what's a fair price to charge for mowing a 2 acre lawn", "maths", "cot"),
+    missed("what's a fair price to charge for mowing a 2 acre lawn", "maths", "cot", why="advice on a price is read as a sum to calculate"),
     ("我每个月挣8000，房租2500，存多少合适", "maths", "cot"),
 ]
 
@@ -181,7 +182,7 @@ A_LIVE_QUOTE_OR_TODAYS_RULE = [
     # near misses: a reason about a policy, a textbook's days, a fair price, a mood this minute
     ("why do cities use license plate restrictions", "knowledge", "cot"),
     ("小明这两天每天读一本书，一共读了多少本", "maths", "cot"),
-    ("what's a fair price for a used 2015 civic", "maths", "cot"),
+    missed("what's a fair price for a used 2015 civic", "maths", "cot", why="advice on a price is read as a sum to calculate"),
     ("this minute I can't think straight, help me outline my essay", "chat", "cot"),
 ]
 

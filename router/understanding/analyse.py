@@ -308,12 +308,13 @@ def _understand(text: str) -> Understanding:
         fallback = "chat" if talk else "knowledge"
         scores[fallback] += 1.0
     task = max(TASK_TYPES, key=scores.__getitem__)  # ties go to the earlier type
-    # A second reading by words (router.understanding.learned_reading): when it is sure and the mode the
-    # cues' reading stands for differs, its reading wins; exam items with lettered options are the cues'.
-    if not lettered and (second := learned_reading.read(body)) is not None and second[2] >= learned_reading.SURE:
+    # A second reading by words (router.understanding.learned_reading): when it is sure enough (overrules)
+    # and the mode the cues' reading stands for differs, its reading wins; exam items with lettered options
+    # are the cues'.
+    if not lettered and (second := learned_reading.read(body)) is not None:
         first = learned_reading.reading_of(task, constraints)
-        story = second[0] == "calc" and readings.story_problem(body, low)  # a textbook's sums are worked in steps
-        if first not in learned_reading.KEPT and learned_reading.READING_MODE[first] != second[1] and not story:
+        worked = second[0] == "calc" and readings.worked_in_steps(body, low)
+        if learned_reading.overrules(first, second, task) and not worked:
             task = learned_reading.revise(second[0], task, constraints, scores)
             scores[task] = max(scores.values()) + 0.5
             evidence.append((task, f"worded like {second[0]} questions ({second[2]:.2f})", scores[task]))

@@ -185,6 +185,12 @@ def story_problem(text: str, low: str) -> bool:
     return _STORY_NAME.search(text) is not None or any(t in low for t in _TEXTBOOK_ZH)
 
 
+def worked_in_steps(text: str, low: str) -> bool:
+    """A sum the asker wants worked, not handed to a calculator: a textbook's story, or the way to the figure
+    (or advice on it) asked for. The learned reading never overrules this into a sum: its words do not see it."""
+    return story_problem(text, low) or any(m in low for m in _METHOD_ASKED)
+
+
 def practical_sum(low: str, has_cjk: bool, text: str) -> str | None:
     """A sum of the asker's own pay, fare, price or commission on given amounts ('今天跑了38单，每单4.5元，
     我一共挣了多少', 'payroll check: 38 hours at $27.40 ...'): a calculator's job. A textbook word problem
@@ -231,4 +237,4 @@ def clock_now(low: str) -> bool:
 
 
 __all__ = ["calendar_arithmetic", "clock_now", "current_value", "inline_options", "practical_sum", "rate_riddle", "recent_result",
-           "story_problem", "unit_conversion", "unit_total", "zh_conversion"]
+           "story_problem", "unit_conversion", "unit_total", "worked_in_steps", "zh_conversion"]
