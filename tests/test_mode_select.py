@@ -267,8 +267,8 @@ quarter) landed after this round's last change and had its first runs on it, mai
 learned reading's first commit, da79e8e: 63, 73; the cues alone, ac3f778: 62, 69); floor 0.8. natural_holdout24
 (160, everyday traffic, written blind by a helper who read neither tests/data nor router/, committed unrun) had its
 one first run on main 241e05f (the learned reading overruling plain reasoning from 0.5): 74/80 en (0.925), 75/80 zh
-(0.938) (main bd1262f, the round's start: 67, 70; the cues alone, ac3f778: 67, 64); floor 0.9. The shipped model
-was fitted without it. See bench/eval_modes.py."""
+(0.938) (main bd1262f, the round's start: 67, 70; the cues alone, ac3f778: 67, 64); floor 0.9. The model was refitted
+with it after that run. See bench/eval_modes.py."""
 
 
 @pytest.mark.parametrize("path", NATURAL, ids=lambda p: p.stem)
