@@ -29,6 +29,7 @@ import subprocess
 import sys
 import tempfile
 from collections import Counter
+from functools import cache
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
@@ -78,8 +79,10 @@ def _sets() -> dict[str, list[dict[str, str]]]:
     return sets
 
 
+@cache
 def _training_only() -> list[dict[str, str]]:
     """The rows written to be fitted on: part of every fold's training, never a set that is scored."""
+    # read once: every fold of --check and --first-runs adds them (callers concatenate, never mutate)
     return [json.loads(line) for p in sorted(DATA.glob("train_natural*.jsonl"))
             for line in p.read_text(encoding="utf-8").splitlines() if line.strip()]
 
@@ -157,7 +160,7 @@ for line in sys.stdin:
 
 
 def _first_runs(sets: dict[str, list[dict[str, str]]]) -> None:
-    from router.understanding.learned_reading import REWORKED, overrules, read
+    from router.understanding.learned_reading import overrules, read, structure
     from router.understanding.readings import worked_in_steps
 
     # The old code gives modes only: each mode stands for a reading that follows the same rule.
@@ -178,6 +181,7 @@ def _first_runs(sets: dict[str, list[dict[str, str]]]) -> None:
         read_then = [json.loads(line) for line in out.stdout.splitlines()]
         _use(fit(_without(sets, name)))
         seconds = [read(r["question"]) for r in rows]
+        # the product asks this of the text with its apostrophes restored; the plain lower case is near enough
         worked = [s is not None and s[0] == "calc" and worked_in_steps(r["question"], r["question"].lower())
                   for s, r in zip(seconds, rows, strict=True)]
         for (mode, task), second, steps, r in zip(read_then, seconds, worked, rows, strict=True):
@@ -186,7 +190,7 @@ def _first_runs(sets: dict[str, list[dict[str, str]]]) -> None:
             for pair in pairs:
                 won = second is not None and not steps and overrules(reading_of_mode[mode], second, task, *pair)
                 counts[pair] += (second[1] if won else mode) == r["mode"]
-                if won and (mode != "cot" or task in REWORKED):  # a structure the cues found, overruled
+                if won and structure(reading_of_mode[mode], task):  # a structure the cues found, overruled
                     counts[pair, "won"] += second[1] == r["mode"]
                     counts[pair, "lost"] += mode == r["mode"]
         n += len(rows)

@@ -313,8 +313,8 @@ def _understand(text: str) -> Understanding:
     # are the cues'.
     if not lettered and (second := learned_reading.read(body)) is not None:
         first = learned_reading.reading_of(task, constraints)
-        worked = second[0] == "calc" and readings.worked_in_steps(body, low)
-        if learned_reading.overrules(first, second, task) and not worked:
+        if (learned_reading.overrules(first, second, task)
+                and not (second[0] == "calc" and readings.worked_in_steps(body, low))):
             task = learned_reading.revise(second[0], task, constraints, scores)
             scores[task] = max(scores.values()) + 0.5
             evidence.append((task, f"worded like {second[0]} questions ({second[2]:.2f})", scores[task]))

@@ -123,8 +123,13 @@ def overrules(first: str, second: tuple[str, str, float], task: str, sure: float
     """
     if first in KEPT or READING_MODE[first] == second[1]:
         return False
-    held = READING_MODE[first] != "cot" or task in REWORKED
-    return second[2] >= (sure_of_structure if held else sure)
+    return second[2] >= (sure_of_structure if structure(first, task) else sure)
+
+
+def structure(first: str, task: str) -> bool:
+    """Whether the cues' reading ``first`` (of cue task ``task``) is a structure they found, held to
+    ``SURE_OF_STRUCTURE``: options, a dated entry, fields, or a text to rework."""
+    return READING_MODE[first] != "cot" or task in REWORKED
 
 
 def reading_of(task: str, constraints: frozenset[str] | set[str]) -> str:
@@ -173,4 +178,5 @@ def revise(reading: str, task: str, constraints: set[str], scores: dict[str, flo
     return task
 
 
-__all__ = ["KEPT", "READING_MODE", "REWORKED", "SURE", "SURE_OF_STRUCTURE", "features", "overrules", "read", "reading_of", "revise"]
+__all__ = ["KEPT", "READING_MODE", "REWORKED", "SURE", "SURE_OF_STRUCTURE", "features", "overrules", "read", "reading_of",
+           "revise", "structure"]

@@ -207,8 +207,8 @@ def practical_sum(low: str, has_cjk: bool, text: str) -> str | None:
         found = _PRACTICAL_EN.search(low)
         if found and found.group(0).endswith(" pay") and not _FIRST_PERSON.search(low):
             return None  # "Peter works 38 hours ... his gross pay": a textbook's worker, worked in steps
-        if (found is None and _ASKING_FOR_ME_EN.search(low) and not story_problem(text, low)
-                and not _HYPOTHETICAL_EN.search(low) and not any(m in low for m in _METHOD_ASKED)):
+        if (found is None and _ASKING_FOR_ME_EN.search(low) and not worked_in_steps(text, low)
+                and not _HYPOTHETICAL_EN.search(low)):
             # the asker's own amounts and a figure asked of them ("tabs are 75 mg, how many tabs is that")
             found = _FIGURE_ASKED_EN.search(low)
     return found.group(0) if found else None
