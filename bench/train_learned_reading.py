@@ -10,7 +10,8 @@ English and Chinese, each with its mode and task type), ``modes_holdout*.jsonl``
 set not yet run is never fitted on. ``tests/data/train_natural*.jsonl`` are rows written blind for fitting
 only (same format, other voices): every fit uses them, no check scores them. The label is
 the reading the mode rests on: ``calc`` (react, maths), ``live`` (react, live_data), ``schedule`` and
-``extraction`` (few_shot), ``tot``, and ``cot`` for everything else.
+``extraction`` (few_shot), ``select`` (cot, extraction: items kept by a condition), ``tot``, and ``cot`` for
+everything else.
 
 ``--first-runs`` is how ``SURE`` and ``SURE_OF_STRUCTURE`` were chosen. The cues were shaped by every set here, so their score on a
 set today says nothing about a new one. But the code as it stood when a set had its first run had not
@@ -37,7 +38,7 @@ sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(REPO / "bench"))
 DATA = REPO / "tests" / "data"
 OUT = REPO / "router" / "understanding" / "learned_reading.json"
-READINGS = ("cot", "tot", "live", "calc", "schedule", "extraction")
+READINGS = ("cot", "tot", "live", "calc", "schedule", "extraction", "select")
 L2 = 1.0
 MIN_COUNT = 2
 STEPS = 300
@@ -55,6 +56,8 @@ def reading(row: dict[str, str]) -> str:
         return "calc" if task == "maths" else "live"
     if mode == "few_shot":
         return "schedule" if task == "schedule" else "extraction"
+    if mode == "cot" and task == "extraction":
+        return "select"
     return mode
 
 

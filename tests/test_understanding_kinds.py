@@ -187,6 +187,28 @@ A_LIVE_QUOTE_OR_TODAYS_RULE = [
 ]
 
 
+ITEMS_KEPT_BY_A_CONDITION = [
+    # items of a given text kept by a condition: each item is read against it (reasoning), no record is filled
+    ("which of these rooms are free on friday? A101 booked, B202 free, C303 free, D404 booked", "extraction", "cot"),
+    ("these bookings, which ones are for more than 4 people: Lee 2, Okafor 6, Brandt 4, Silva 8", "extraction", "cot"),
+    ("only the emails from customers please: bob@acme.com (vendor), jo@gmail.com (customer), li@qq.com (customer)",
+     "extraction", "cot"),
+    ("flag the lines that mention a refund:\n- package late\n- I want a refund\n- wrong colour, refund or swap?",
+     "extraction", "cot"),
+    ("把不及格的找出来：小明 58 小红 90 小刚 45 小丽 73", "extraction", "cot"),
+    ("这些快递里 哪几个还没签收：SF123 已签收 YT456 运输中 ZT789 派送中", "extraction", "cot"),
+    ("下面这几家供应商 只留报价含税的：A公司 含税 B公司 不含税 C公司 含税", "extraction", "cot"),
+    # the near misses: fields to fill per item stay a template; a choice among the items is a decision
+    ("extract the name, phone and city from these signups: Ann 555-1234 Leeds; Raj 555-9876 York", "extraction", "few_shot"),
+    ("从这段话里提取时间、地点和人物：周五下午三点 张经理在二楼会议室见客户", "extraction", "few_shot"),
+]
+CHOICES_AMONG_GIVEN_ITEMS = [
+    "which of these should I buy: iPhone 15, Pixel 8, Galaxy S24",
+    "哪个更适合新手：尼康Z50 索尼A6400 佳能R50",
+    "which of these two offers is better for me? 80k fully remote, or 95k three days in the office",
+]
+
+
 def _reads(question: str, task: str, mode: str) -> None:
     u = understand(question)
     assert (u.task, select_mode(question).mode) == (task, mode), (question, u.scores, u.evidence)
@@ -230,3 +252,15 @@ def test_a_practical_sum_on_given_amounts_is_calculated(question: str, task: str
 @pytest.mark.parametrize(("question", "task", "mode"), A_LIVE_QUOTE_OR_TODAYS_RULE)
 def test_a_live_quote_or_todays_rule_is_looked_up(question: str, task: str, mode: str) -> None:
     _reads(question, task, mode)
+
+
+@pytest.mark.parametrize(("question", "task", "mode"), ITEMS_KEPT_BY_A_CONDITION)
+def test_items_kept_by_a_condition_are_reasoned_not_filled(question: str, task: str, mode: str) -> None:
+    _reads(question, task, mode)
+    assert ("selection" in understand(question).constraints) == (mode == "cot")
+
+
+@pytest.mark.parametrize("question", CHOICES_AMONG_GIVEN_ITEMS)
+def test_a_choice_among_given_items_is_no_selection(question: str) -> None:
+    u = understand(question)
+    assert select_mode(question).mode == "tot" and "selection" not in u.constraints, (u.task, u.constraints)

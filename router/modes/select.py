@@ -68,8 +68,9 @@ def _mode_scores(u: Understanding, mode: str) -> dict[str, float]:
     """Per mode, the strongest task evidence behind it; the chosen mode keeps at least its task's score."""
     task_scores = dict(u.scores)
     scores = dict.fromkeys(MODES, 0.0)
+    selection = "selection" in u.constraints  # items kept by a condition: its extraction score is reasoning's
     for task, score in task_scores.items():
-        m = _TASK_MODE.get(task, "cot")
+        m = "cot" if selection and task == "extraction" else _TASK_MODE.get(task, "cot")
         scores[m] = max(scores[m], score)
     if "exact_figure" in u.constraints:
         scores["react"] = max(scores["react"], task_scores.get("maths", 0.0))

@@ -162,15 +162,21 @@ def _understand(text: str) -> Understanding:
     # A text handed over to work on (a block after a colon or a newline, pointed at by "below",
     # "these", "下面" ...): an operation over it is extraction, and its news words, prices and
     # dates belong to the text, not to the request.
-    if "operation on items" not in signals and (fields := given_text.fields_asked(low, has_cjk)):
+    fields = given_text.fields_asked(low, has_cjk)
+    if "operation on items" not in signals and fields:
         signals["operation on items"] = fields
+    # "which of these invoices are overdue? INV-101 ...": items of a given text kept by a condition
+    selection = None if fields else given_text.condition_asked(body, low, has_cjk)
+    if selection is not None:
+        signals.setdefault("operation on items", selection)
     operation = "extraction request" in names or "operation on items" in signals
     if operation and "extraction request" not in names and any(q in low for q in given_text.QUESTION_HANDED):
         # "Read the following question and answer in \boxed{}": what is handed over is a question to
         # answer, of its own kind; "answer in" / "return the result" say how to answer, not what to do.
         operation = False
     lettered = "\n" in body and given_text.OPTION_LINES.search(body) is not None
-    material = given_text.has_material(body, lettered, has_cjk) and (operation or any(r in low for r in given_text.REFERENCES))
+    material = (selection is not None and not lettered) or (given_text.has_material(body, lettered, has_cjk) and (
+        operation or any(r in low for r in given_text.REFERENCES)))
     if scores["coding"] >= 3.0 and "extraction request" in names and (not material or any(h in low for h in timely.HOW_TO)):
         # "how do I format a date in js", "用Python提取网页链接": code that extracts, no text to extract from
         scores["extraction"] = min(scores["extraction"], 1.0)
@@ -308,6 +314,10 @@ def _understand(text: str) -> Understanding:
         fallback = "chat" if talk else "knowledge"
         scores[fallback] += 1.0
     task = max(TASK_TYPES, key=scores.__getitem__)  # ties go to the earlier type
+    if task == "extraction" and selection is not None and "format" not in signals:
+        # read item by item against the condition: reasoning, no record to fill; the items are no plans to weigh
+        constraints.add("selection")
+        constraints.discard("options")
     # A second reading by words (router.understanding.learned_reading): when it is sure enough (overrules)
     # and the mode the cues' reading stands for differs, its reading wins; exam items with lettered options
     # are the cues'.

@@ -102,3 +102,40 @@ def fields_asked(low: str, has_cjk: bool) -> str | None:
         return None
     pointer = _FIELD_POINTER.search(head, joined.end())
     return head if pointer is not None and colon - pointer.end() <= 30 else None
+
+
+_CONDITION_EN = re.compile(
+    r"\bwhich (?:of (?:these|them|those|the (?:following|above|below|list))|ones)\b|"
+    r"\bwhich (?:[a-z-]+ ){1,3}(?:in|on|from|of) (?:this|these|that|those|the following|the above|the list|my)\b|"
+    r"\b(?:these|this list|the following|below)\b.{0,40}\bwhich [a-z-]+ (?:are|is|have|has|need|were|was|went)\b|"
+    r"\bonly (?:the|those|ones)\b|\b(?:pick|filter|weed|single) out\b|\bfilter (?:the|these|this|for|by|to)\b|"
+    r"\b(?:the ones|those|any|anything|anyone|everything|everyone|all (?:the )?[a-z-]+) (?:that|who|which|where) "
+    r"(?!i |you |we )|"
+    r"\b(?:find|list|show|pull|mark|highlight|flag) (?:out )?(?:all |every |only )?(?:the |any )?"
+    r"[a-z-]+(?: [a-z-]+){0,5} (?:that|who|which|where) (?!i |you |we )"
+)
+_CONDITION_ZH = re.compile(
+    r"(?<![有些])哪(?:些|几)|的(?:都|全|全部|统统)?(?:挑|找|选|筛|拎|摘|标|列)出|只(?:要|把|列|挑|留|看|保留)|筛选|筛出|筛一下|过滤|"
+    r"(?:符合|满足|属于|包含|含有?|提到|涉及|超过|低于|高于|不到|大于|小于|没有?|还没|未)[^，,。：:\s]{1,12}的"
+)
+_CHOICE = re.compile(r"\b(?:should|best|better|worth|recommend|prefer|would you|go with|choose|cheapest|safest)\b|"
+                     r"选哪|哪个好|哪家|推荐|值得|应该|更好|最好|划算|合适|买哪|比较")
+_ITEMS_AFTER = re.compile(r"(?<!\d)[:：](?!\d)|[?？\n]")
+_SELECTION_HEAD = 160
+"""The condition is stated in the request line, before the items it is applied to."""
+
+
+def condition_asked(body: str, low: str, has_cjk: bool) -> str | None:
+    """The condition a request keeps items of a given text by ("which of these invoices are overdue? INV-101
+    ...", "把收货地址在浙江的挑出来：1. ..."), or None. Picking items out by a condition is reading each item
+    against it, not filling a record per item; a choice among them ("which of these should I buy") is a
+    decision, never a selection. The items must follow the request line (after a colon, a question mark or
+    a newline)."""
+    marker = _ITEMS_AFTER.search(low, 0, _SELECTION_HEAD)
+    if marker is None or len(body) - marker.end() < (12 if has_cjk else 20):
+        return None
+    head = low[:marker.end()]
+    if _CHOICE.search(head) is not None:
+        return None
+    found = _CONDITION_EN.search(head) or (_CONDITION_ZH.search(head) if has_cjk else None)
+    return found.group(0).strip() if found is not None else None

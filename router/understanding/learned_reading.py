@@ -9,8 +9,9 @@ its reading wins; both choices then read the revised understanding, so the mode 
 agree about what the question is.
 
 The readings are the distinctions the mode rests on: an exact figure from given amounts (``calc``), live
-data (``live``), a dated entry (``schedule``), fields of a given text (``extraction``), options to weigh
-(``tot``), or reasoning (``cot``). Multinomial logistic regression, its weights shipped in
+data (``live``), a dated entry (``schedule``), fields of a given text (``extraction``), items of a given text
+kept by a condition (``select``: reasoning over each item, no record to fill), options to weigh (``tot``), or
+reasoning (``cot``). Multinomial logistic regression, its weights shipped in
 ``learned_reading.json`` (fitted by ``bench/train_learned_reading.py``) and loaded on first use.
 """
 
@@ -50,7 +51,7 @@ much would that be a year" and "淘宝双十一活动开始了没" as talk."""
 MAX_CHARS = 300
 """The model was fitted on questions; long pastes and documents are left to the cues."""
 READING_MODE = {"cot": "cot", "tot": "tot", "live": "react", "calc": "react", "schedule": "few_shot",
-                "extraction": "few_shot"}
+                "extraction": "few_shot", "select": "cot"}
 _NUMBER = re.compile(r"\d+(?:[.,]\d+)?")
 
 
@@ -128,14 +129,16 @@ def overrules(first: str, second: tuple[str, str, float], task: str, sure: float
 
 def structure(first: str, task: str) -> bool:
     """Whether the cues' reading ``first`` (of cue task ``task``) is a structure they found, held to
-    ``SURE_OF_STRUCTURE``: options, a dated entry, fields, or a text to rework."""
-    return READING_MODE[first] != "cot" or task in REWORKED
+    ``SURE_OF_STRUCTURE``: options, a dated entry, fields, items kept by a condition, or a text to rework."""
+    return READING_MODE[first] != "cot" or first == "select" or task in REWORKED
 
 
 def reading_of(task: str, constraints: frozenset[str] | set[str]) -> str:
     """The reading an understanding's task and constraints stand for: the one rule the mode follows."""
     if task == "maths" and "exact_figure" in constraints:
         return "calc"
+    if task == "extraction" and "selection" in constraints:
+        return "select"
     if task in _TASK_READING:
         return _TASK_READING[task]
     if "options" in constraints and task not in _NEVER_OPTIONS:
@@ -156,10 +159,15 @@ def revise(reading: str, task: str, constraints: set[str], scores: dict[str, flo
     Only what the mode rests on changes: the task keeps its cue evidence when it is compatible (a maths
     question read as ``cot`` stays maths, only its exact figure goes).
     """
+    constraints.discard("selection")
     if reading == "calc":
         constraints.add("exact_figure")
         constraints.discard("options")
         return "maths"
+    if reading == "select":
+        constraints.difference_update({"exact_figure", "options"})
+        constraints.add("selection")
+        return "extraction"
     if reading in _READING_TASK:
         constraints.discard("exact_figure")
         constraints.discard("options")

@@ -33,7 +33,8 @@ class Understanding:
     constraints: frozenset[str]
     """Hard requirements read from the text: ``exact_figure`` (a number that must be computed, not
     estimated), ``format`` (JSON, a table, a list), ``length``, ``proof``, ``options`` (plans to weigh),
-    ``code``."""
+    ``code``, ``selection`` (an extraction that keeps the items of a given text meeting a condition: answered
+    by reasoning, not by filling a record per item)."""
     confidence: float
     """Probability of ``task`` among the task scores (0..1)."""
     vector: tuple[float, ...]
