@@ -13,10 +13,11 @@ the reading the mode rests on: ``calc`` (react, maths), ``live`` (react, live_da
 ``extraction`` (few_shot), ``select`` (cot, extraction: items kept by a condition), ``tot``, and ``cot`` for
 everything else.
 
-``--first-runs`` is how ``SURE`` and ``SURE_OF_STRUCTURE`` were chosen. The cues were shaped by every set here, so their score on a
+``--first-runs`` is how ``SURE``, ``SURE_OF_STRUCTURE`` and ``SURE_OF_TOOL`` were chosen. The cues were shaped by every set here, so their score on a
 set today says nothing about a new one. But the code as it stood when a set had its first run had not
 seen that set: its readings are the cues' real errors on new phrasing. For each set in ``FIRST_RUNS`` the
-code of that commit reads the set (a temporary git worktree), the model is fitted without the set, and
+code of that commit reads the set (a temporary git worktree; the cues alone, without any learned reading that
+commit shipped), the model is fitted without the set, and
 the cues' mode is replaced by the model's wherever ``learned_reading.overrules`` says so at each pair of
 thresholds (and the sum is not one to work in steps, as in the product).
 """
@@ -46,7 +47,8 @@ RATE = 5.0
 KEEP = 0.02
 """A feature whose weights all lie within this of their mean moves no probability: left out of the file."""
 FIRST_RUNS = {"natural_holdout18": "e16fe3a", "natural_holdout19": "28d31fb", "natural_holdout20": "66ad6c2",
-              "natural_holdout21": "ac3f778", "natural_holdout22": "ac3f778", "natural_holdout23": "ac3f778"}
+              "natural_holdout21": "ac3f778", "natural_holdout22": "ac3f778", "natural_holdout23": "ac3f778",
+              "natural_holdout24": "241e05f", "natural_holdout25": "35cb1a3", "natural_holdout26": "35cb1a3"}
 """Each set and the commit its first run was made on (bench/eval_modes.py's docstring records them)."""
 
 
@@ -156,6 +158,11 @@ _DUMP = """
 import json, sys
 sys.path.insert(0, sys.argv[1])
 from router.modes.select import classify
+try:  # a commit that ships the learned reading: the cues as they were are that commit's without it
+    import router.understanding.learned_reading as lr
+    lr.ENABLED = False
+except ImportError:
+    pass
 for line in sys.stdin:
     c = classify(json.loads(line)["question"])
     print(json.dumps([c.mode, c.task]))
@@ -163,14 +170,14 @@ for line in sys.stdin:
 
 
 def _first_runs(sets: dict[str, list[dict[str, str]]]) -> None:
-    from router.understanding.learned_reading import overrules, read, structure
+    from router.understanding.learned_reading import TOOLS, overrules, read, structure
     from router.understanding.readings import worked_in_steps
 
     # The old code gives modes only: each mode stands for a reading that follows the same rule.
     reading_of_mode = {"cot": "cot", "tot": "tot", "few_shot": "extraction", "react": "calc"}
-    pairs = [(sure, structure) for sure in (0.5, 0.6, 0.7, 0.8, 0.9) for structure in (0.5, 0.7, 0.9, 1.01)]
+    pairs = [(sure, held, tool) for sure in (0.5, 0.7, 0.9) for held in (0.5, 0.7, 0.8, 0.9, 1.01) for tool in (0.9, 1.01)]
     counts: Counter[object] = Counter()
-    n = 0
+    totals: Counter[str] = Counter()
     for name, commit in FIRST_RUNS.items():
         rows = sets[name]
         with tempfile.TemporaryDirectory() as tmp:
@@ -188,22 +195,31 @@ def _first_runs(sets: dict[str, list[dict[str, str]]]) -> None:
         worked = [s is not None and s[0] == "calc" and worked_in_steps(r["question"], r["question"].lower())
                   for s, r in zip(seconds, rows, strict=True)]
         for (mode, task), second, steps, r in zip(read_then, seconds, worked, rows, strict=True):
-            counts["cues"] += mode == r["mode"]
-            counts["model"] += second is not None and second[1] == r["mode"]
+            totals[r["lang"]] += 1
+            counts["cues", r["lang"]] += mode == r["mode"]
+            counts["model", r["lang"]] += (second[1] if second is not None else mode) == r["mode"]
+            first = "select" if (mode, task) == ("cot", "extraction") else reading_of_mode[mode]
             for pair in pairs:
-                won = second is not None and not steps and overrules(reading_of_mode[mode], second, task, *pair)
-                counts[pair] += (second[1] if won else mode) == r["mode"]
-                if won and structure(reading_of_mode[mode], task):  # a structure the cues found, overruled
-                    counts[pair, "won"] += second[1] == r["mode"]
-                    counts[pair, "lost"] += mode == r["mode"]
-        n += len(rows)
+                won = second is not None and not steps and overrules(first, second, task, *pair)
+                counts[pair, r["lang"]] += (second[1] if won else mode) == r["mode"]
+                kind = "tool" if first in TOOLS else "structure" if structure(first, task) else ""
+                if won and kind:  # a tool or a structure the cues found, overruled
+                    counts[pair, kind, "won"] += second[1] == r["mode"]
+                    counts[pair, kind, "lost"] += mode == r["mode"]
         print(f"  {name} (first run on {commit}, {len(rows)} rows)", flush=True)
-    print(f"all {n} rows: the cues as they were {counts['cues']}, the model alone {counts['model']}; "
-          "the model overruling plain reasoning from SURE, a structure (tot, few_shot, a text to rework) from "
-          "SURE_OF_STRUCTURE:")
+
+    def figure(key: object) -> str:
+        right = {lang: counts[key, lang] for lang in totals}
+        return f"{sum(right.values()):>4} right (" + ", ".join(
+            f"{lang} {right[lang] / totals[lang]:.1%}" for lang in sorted(totals)) + ")"
+
+    print(f"all {sum(totals.values())} rows: the cues as they were {figure('cues')}; the model alone (the cues "
+          f"for a text it does not read) {figure('model')}; the model overruling the cues' plain reasoning from SURE, "
+          "a structure they found from SURE_OF_STRUCTURE, a tool from SURE_OF_TOOL:")
     for pair in pairs:
-        print(f"  SURE={pair[0]:<4} SURE_OF_STRUCTURE={pair[1]:<5} {counts[pair]:>4} right"
-              f"   (structures overruled: {counts[pair, 'won']} won, {counts[pair, 'lost']} lost)")
+        print(f"  SURE={pair[0]:<4} SURE_OF_STRUCTURE={pair[1]:<5} SURE_OF_TOOL={pair[2]:<5} {figure(pair)}"
+              f"   (structures overruled {counts[pair, 'structure', 'won']} rightly, {counts[pair, 'structure', 'lost']} "
+              f"wrongly; tools {counts[pair, 'tool', 'won']}, {counts[pair, 'tool', 'lost']})")
 
 
 def main() -> int:

@@ -312,7 +312,13 @@ def test_lettered_options_are_a_question_not_a_text_to_extract_from() -> None:
     question = ("Read the question and pick the best option.\nWhich gas do plants absorb?\n"
                 "A. Oxygen\nB. Carbon dioxide\nC. Nitrogen\nD. Helium")
     assert understand(question).task != "extraction"
-    listed = "Find every city named in these lines and return JSON:\na) Lima is foggy\nb) Oslo is cold\nc) Pune is hot"
+
+
+@pytest.mark.parametrize("listed", [
+    missed("Find every city named in these lines and return JSON:\na) Lima is foggy\nb) Oslo is cold\nc) Pune is hot",
+           why="lines lettered a) b) c) to extract from are read as a question to reason about (0.80)"),
+])
+def test_lines_lettered_in_lower_case_are_a_text_to_extract_from(listed: str) -> None:
     assert understand(listed).task == "extraction"
 
 
