@@ -29,6 +29,7 @@ LIVE_ASKED_INDIRECTLY = [
     ("淘宝双十一活动开始了没", "live_data", "react"),
     ("湖人这个赛季打得怎么样", "live_data", "react"),
     ("今天故宫开门吗", "live_data", "react"),
+    ("市图书馆这周一开门不", "live_data", "react"),
     ("支付宝是不是出故障了，一直付不了款", "live_data", "react"),
     # the same words with nothing to look up
     ("why do servers go down under heavy load", "knowledge", "cot"),
@@ -198,6 +199,7 @@ ITEMS_KEPT_BY_A_CONDITION = [
     ("把不及格的找出来：小明 58 小红 90 小刚 45 小丽 73", "extraction", "cot"),
     ("这些快递里 哪几个还没签收：SF123 已签收 YT456 运输中 ZT789 派送中", "extraction", "cot"),
     ("下面这几家供应商 只留报价含税的：A公司 含税 B公司 不含税 C公司 含税", "extraction", "cot"),
+    ("帮我找出迟到超过三次的那几个人：小李 2次 小王 4次 小赵 5次 小陈 1次", "extraction", "cot"),
     # the near misses: fields to fill per item stay a template; a choice among the items is a decision
     ("extract the name, phone and city from these signups: Ann 555-1234 Leeds; Raj 555-9876 York", "extraction", "few_shot"),
     ("从这段话里提取时间、地点和人物：周五下午三点 张经理在二楼会议室见客户", "extraction", "few_shot"),

@@ -88,7 +88,7 @@ OPTION_FAMILIES: tuple[tuple[str, float, str, str, str], ...] = (
      "which is worth|which one is worth|which are worth|which makes more sense|which makes the most sense|which is smarter|"
      "which would you pick|which would you go with|which would you choose|which would you recommend|what would you pick",
      "哪个|哪种|哪一个|哪家|选哪|怎么选|如何选|该选|选择哪|怎么决策|如何决策|帮我选|帮忙选|替我选",
-     r"\b(?:should|do|shall) (?:i|we|our \w+|my \w+) (?:[^?.]|(?<=\d)\.(?=\d)){1,60} or (?!not\b)[^?.]{1,40}(?:\?|$)|^(?:[^，。？?]{0,8}?(?:给|帮|替|让)[^，。？?]{0,6}?)?(?:买|选|去|学|用|租|住|换|报|读|考|开)[^，。？?]{1,12}还是[^，。？?]{1,12}(?:[？?，,。]|$)|"
+     r"\bweigh(?:ing)? (?:[\w'-]+ ){1,10}against\b|\b(?:should|do|shall) (?:i|we|our \w+|my \w+) (?:[^?.]|(?<=\d)\.(?=\d)){1,60} or (?!not\b)[^?.]{1,40}(?:\?|$)|^(?:[^，。？?]{0,8}?(?:给|帮|替|让)[^，。？?]{0,6}?)?(?:买|选|去|学|用|租|住|换|报|读|考|开)[^，。？?]{1,12}还是[^，。？?]{1,12}(?:[？?，,。]|$)|"
      r"^[^，。？?]{0,8}(?:买|卖|租|去|回|学|读|考|用|选|住|换|报|做|开|留|找)[^，。？?]{0,8}还是[^，。？?]{0,4}"
      r"(?:买|卖|租|去|回|学|读|考|用|选|住|换|报|做|开|留|找)|\bvs\.? [\w' .&+-]{1,25} vs\.? |^[\w' .&+-]{1,30} (?:or|vs\.?|versus) [\w' .&+-]{1,30}(?: for [\w' .&+-]{1,40})?$|"
      r"which \w+ (?:should|would|is better|to (?:choose|pick|buy|use))|^[\w' .&+-]{1,30} (?:or|vs\.?|versus) "

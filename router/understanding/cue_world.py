@@ -84,7 +84,7 @@ WORLD: tuple[tuple[str, str, float, str, str, str], ...] = (
      "started yet|begun yet|kicked off yet|is it down|down again|down for me|servers down|server down|servers are down|"
      "server is down|any recall|any recalls|recalls on|recall on|recalls for|recall for|recall announced|recalls announced|been recalled|recall notice",
      "是不是崩了|崩了没|又崩了|服务器崩|是不是挂了|挂了没|出故障|开门吗|开门没|开放吗|开放了吗|营业吗|关门了吗|闭馆了吗|"
-     "开了没|开了吗|开始了没|开始了吗|开抢了吗|开售了吗|被召回|召回了吗|有召回|开不开门|开没开门|营不营业|关没关门",
+     "开了没|开了吗|开始了没|开始了吗|开抢了吗|开售了吗|被召回|召回了吗|有召回|开不开门|开没开门|营不营业|关没关门|闭馆不|开门不|营业不|休馆吗|休馆不",
      r"\bhow (?:are|is|have|has) (?!you\b|we\b|they\b|things\b|it\b|your\b|my\b)(?:the )?[\w.'-]+(?: [\w.'-]+){0,2} (?:been )?(?:doing|playing|looking) (?:so far )?"
      r"this (?:season|year)\b|"
      r"\bwho(?:'s| is| are) (?:playing|in|facing each other) (?:in )?the (?:[\w'-]+ ){0,3}(?:final|finals|super bowl|"
