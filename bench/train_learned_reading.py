@@ -174,8 +174,6 @@ def _first_runs(sets: dict[str, list[dict[str, str]]]) -> None:
     from router.understanding.learned_reading import TOOLS, overrules, read, structure
     from router.understanding.readings import worked_in_steps
 
-    # The old code gives modes only: each mode stands for a reading that follows the same rule.
-    reading_of_mode = {"cot": "cot", "tot": "tot", "few_shot": "extraction", "react": "calc"}
     pairs = [(sure, held, tool) for sure in (0.5, 0.7, 0.9) for held in (0.5, 0.7, 0.8, 0.9, 1.01) for tool in (0.9, 1.01)]
     counts: Counter[object] = Counter()
     totals: Counter[str] = Counter()
@@ -199,7 +197,7 @@ def _first_runs(sets: dict[str, list[dict[str, str]]]) -> None:
             totals[r["lang"]] += 1
             counts["cues", r["lang"]] += mode == r["mode"]
             counts["model", r["lang"]] += (second[1] if second is not None else mode) == r["mode"]
-            first = "select" if (mode, task) == ("cot", "extraction") else reading_of_mode[mode]
+            first = reading({"mode": mode, "task": task})  # the cues' mode and task, as a label would name them
             for pair in pairs:
                 won = second is not None and not steps and overrules(first, second, task, *pair)
                 counts[pair, r["lang"]] += (second[1] if won else mode) == r["mode"]

@@ -239,7 +239,7 @@ def _understand(text: str) -> Understanding:
         exact = figures.exact_figure(c, body, low, window, digits, present, signals, numbers, has_cjk)
         if exact and options >= _CHOICE_PRESSURE and question_form and "quantity question" not in signals:
             # "should I put an extra $300 a month on my 5.5% loan or into my 401k?": a choice between uses of
-            # money, whose amounts are its premises; "which is cheaper, 3 for $5 or 2 for $3.50" asks no figure either
+            # money, whose amounts are its premises
             exact = None
         if exact:
             constraints.add("exact_figure")
