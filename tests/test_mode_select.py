@@ -464,6 +464,15 @@ def test_natural_questions_from_many_kinds_of_users(language: str, path: Path) -
         ("turn my notes into full sentences: launch moved to May 3 at 10am, budget 20k", "cot"),
         # a field asked of a handed-over text is an extraction
         ("这封邮件里的订单号是多少：您好，您的订单 A1029 已于 5 月 2 日发货", "few_shot"),
+        # a choice between ways of taking or keeping money, asked with no question mark, weighs them;
+        # a computation asked of the same amounts is still calculated
+        ("won 2 million in the state lottery, take the lump sum or the 30 year annuity", "tot"),
+        ("公积金 一次性提出来12万 还是留着 每月还房贷", "tot"),
+        ("年终奖3万 存定期还是提前还房贷", "tot"),
+        ("contractor quotes: 3200, 4100, 2950. what is the average", "react"),
+        # offers listed under a label, or "which for a ...", are options to weigh
+        ("job offers: Acme 95k remote, Beta 110k hybrid, Gamma 102k onsite with pension. help me think it through", "tot"),
+        ("thinking about a new glove: rawlings heart of the hide, wilson a2000, mizuno pro. thoughts on which for a 2nd baseman", "tot"),
     ],
 )
 def test_mode_choice_on_new_phrasing(question: str, mode: str) -> None:

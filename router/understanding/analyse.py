@@ -237,9 +237,11 @@ def _understand(text: str) -> Understanding:
         # "足金报价多少一克": a market quote's 一克 and 这两天 are no operands (it gives no digit)
         quote = "market data" in names and not digits
         exact = figures.exact_figure(c, body, low, window, digits, present, signals, numbers, has_cjk)
-        if exact and options >= _CHOICE_PRESSURE and question_form and "quantity question" not in signals:
+        if (exact and options >= _CHOICE_PRESSURE and "quantity question" not in signals
+                and (question_form or "calculate" not in signals)):
             # "should I put an extra $300 a month on my 5.5% loan or into my 401k?": a choice between uses of
-            # money, whose amounts are its premises
+            # money, whose amounts are its premises; a note with no question mark ("take the lump sum or the
+            # annuity") asks it just the same, unless it asks for a computation
             exact = None
         if exact:
             constraints.add("exact_figure")

@@ -89,13 +89,19 @@ OPTION_FAMILIES: tuple[tuple[str, float, str, str, str], ...] = (
      "which would you pick|which would you go with|which would you choose|which would you recommend|what would you pick",
      "哪个|哪种|哪一个|哪家|选哪|怎么选|如何选|该选|选择哪|怎么决策|如何决策|帮我选|帮忙选|替我选",
      r"\bweigh(?:ing)? (?:[\w'-]+ ){1,10}against\b|\b(?:should|do|shall) (?:i|we|our \w+|my \w+) (?:[^?.]|(?<=\d)\.(?=\d)){1,60} or (?!not\b)[^?.]{1,40}(?:\?|$)|^(?:[^，。？?]{0,8}?(?:给|帮|替|让)[^，。？?]{0,6}?)?(?:买|选|去|学|用|租|住|换|报|读|考|开)[^，。？?]{1,12}还是[^，。？?]{1,12}(?:[？?，,。]|$)|"
-     r"^[^，。？?]{0,8}(?:买|卖|租|去|回|学|读|考|用|选|住|换|报|做|开|留|找)[^，。？?]{0,8}还是[^，。？?]{0,4}"
-     r"(?:买|卖|租|去|回|学|读|考|用|选|住|换|报|做|开|留|找)|\bvs\.? [\w' .&+-]{1,25} vs\.? |^[\w' .&+-]{1,30} (?:or|vs\.?|versus) [\w' .&+-]{1,30}(?: for [\w' .&+-]{1,40})?$|"
+     r"^[^，。？?]{0,8}(?:买|卖|租|去|回|学|读|考|用|选|住|换|报|做|开|留|找|领|提|存|取|交|付|拿|贷)[^，。？?]{0,8}还是(?![不没])[^，。？?]{0,4}"
+     r"(?:买|卖|租|去|回|学|读|考|用|选|住|换|报|做|开|留|找|领|提|存|取|交|拿|贷)|\bvs\.? [\w' .&+-]{1,25} vs\.? |^[\w' .&+-]{1,30} (?:or|vs\.?|versus) [\w' .&+-]{1,30}(?: for [\w' .&+-]{1,40})?$|"
      r"which \w+ (?:should|would|is better|to (?:choose|pick|buy|use))|^[\w' .&+-]{1,30} (?:or|vs\.?|versus) "
      r"[\w' .&+-]{1,30}[^?\n]{0,80}\?|哪[里儿]?.{0,6}(?:更?好|合适|划算)[？?呢]|选.{1,10}还是|还是.{1,12}(?:好|合适|划算|容易|适合|值得|有前途|靠谱)(?:[？?呢吗]|$)|"
      r"(?:该不该|要不要|应不应该|是否应该|是不是应该)(?![^，。？?]{0,4}(?:医院|看医生|看病|就医|急诊|吃药|吃退烧药|打针|输液))[^，。？?]{0,6}(?:跳槽|辞职|离职|换|买|卖|搬|读|考|报|结婚|分手|出国|"
      r"创业|转行|留|去|租|学|生|投资|上|参加|报名|请|送|让|做)|"
-     r"(?:该|应该|要不要|是)(?:用|选|买|去|学|报|租|住|换)?[^，。？?]{1,12}还是[^，。？?]{1,12}[？?]?$"),
+     r"(?:该|应该|要不要|是)(?:用|选|买|去|学|报|租|住|换)?[^，。？?]{1,12}还是[^，。？?]{1,12}[？?]?$|"
+     # a labelled list of offers or quotes ("job offers: Acme 95k remote, Beta 110k hybrid, ..."), "which for a ..."
+     r"\b(?:offers|quotes|bids|candidates|contenders|finalists|shortlist)\s*:\s*[^,;\n]{2,50}[,;\n]\s*[^,;\n]{2,50}[,;\n]|"
+     r"\bwhich (?:one )?for (?:a|an|my|the|our)\b|"
+     # "三个幼儿园 一个离家近 一个双语 一个便宜 纠结死了": alternatives told one by one, and being torn between them
+     r"(?:一个|一家|一所|一套|一款|有的)[^，。？?]{1,12}[，, ]+(?:一个|一家|一所|一套|一款|另一个|还有一个)[^？?]{0,40}?"
+     r"(?:纠结|拿不定|定不下)|(?:纠结|拿不定主意|定不下来)[^，。？?]{0,10}(?:一个|一家|一所|一套|一款)[^，。？?]{1,12}[，, ]+(?:一个|另一个)"),
     ("comparison", 2.2,
      "compare|comparison|versus|vs|vs.|pros and cons|trade-off|trade-offs|tradeoff|tradeoffs|weigh|better|worse|"
      "advantages and disadvantages|worth it|more cost-effective|strengths and weaknesses",
@@ -170,7 +176,8 @@ HINTS: dict[str, tuple[str, ...]] = {
     "news": ("最新", "latest", "消息", "政策", "新规", "通知", "公告", "动静", "新闻", "earthquake", "earthquakes", "quake",
              "tremor", "aftershock", "outage", "blackout", "tornado", "地震", "余震", "停电", "火灾", "爆炸"),
     "clock/calendar": ("今天", "现在"),
-    "choice": ("which", "or", "vs", "versus", "哪", "选", "还是", "该不该", "要不要", "应不应该", "是否应该", "是不是应该"),
+    "choice": ("which", "or", "vs", "versus", "哪", "选", "还是", "该不该", "要不要", "应不应该", "是否应该", "是不是应该",
+               "offers", "quotes", "bids", "candidates", "contenders", "finalists", "shortlist", "纠结", "拿不定", "定不下"),
     "comparison": ("比较",),
     "superlative way": ("best", "smartest", "cheapest", "fastest", "easiest", "safest", "wisest", "most", "最"),
     "brainstorm/plan": ("如何",),
