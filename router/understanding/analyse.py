@@ -28,10 +28,10 @@ from functools import lru_cache
 from router.understanding import fallback as task_fallback
 from router.understanding import figures, given_text, learned_reading, readings, timely
 from router.understanding.casual import restore_apostrophes
-from router.understanding.cues import Compiled, compiled
+from router.understanding.cues import compiled
 from router.understanding.families import family_hits
-from router.understanding.given_text import earliest
 from router.understanding.language import CJK, detect_language, script_language, to_simplified
+from router.understanding.reweigh import CHOICE_PRESSURE, reweigh
 from router.understanding.types import TASK_TYPES, Understanding
 from router.understanding.vector import question_vector
 
@@ -55,15 +55,10 @@ _SCHEDULE_CHARS = 200
 _TEXT_TASKS = frozenset({"translation", "writing", "roleplay"})
 _HABITUAL = ("every night", "every morning", "each night", "always", "usually", "每天", "每晚", "总是", "经常", "老是")
 _PUZZLE = frozenset({"constraint puzzle", "deduction", "logic puzzle"})
-_CHOICE_PRESSURE = 2.4
-"""Options pressure at which a list asked for is a set of alternatives to weigh (one choice family)."""
 _TOPICAL = frozenset({"world facts", "everyday know-how"})
 _TOPICAL_CHARS = 200
 """Topic nouns (a recipe, a river) say what a short question is about; in a long text or a word problem
 they are the text's material."""
-_PREMISES = frozenset({"constraint puzzle", "deduction"})
-"""Families whose match says the text is a puzzle's premises ("logic puzzle" has words such as "logic" that
-name a subject too)."""
 _MATERIAL_ONLY = frozenset({"operation on items", "exact finance", "summarise verb"})
 """Families read as signals, not scores: operations ("find", "classify" ...) count only over a text the
 question hands over, finance terms only as the inputs of an exact figure (talk of interest rates is not a sum)."""
@@ -83,12 +78,8 @@ _RIDDLE_CHARS = 160
 """A rate riddle is one short sentence; a long word problem repeats its numbers for other reasons."""
 _INTERJECTIONS = frozenset(f"feelings '{w}'" for w in ("lol", "haha", "lmao", "omg", "ugh", "哈哈", "rofl", "smh"))
 """The evidence of a feelings cue that is only an interjection."""
-_REMINDERS = ("remind me", "reminder", "提醒我", "提醒一下", "记一下", "记下")
 _CODE_ASKS = ("write", "explain", "how do", "how to", "how can", "写", "解释", "怎么", "如何")
 """A request for code: the times it names ("a cron job at 02:30 on Mondays") are its parameters, not an entry."""
-_TEACHING = ("explain", "teach", "解释", "怎么讲", "怎么教", "跟他说", "跟她说", "跟孩子说", "讲讲")
-"""A request to explain something to someone (a child, a student): what is explained decides the kind."""
-_FIRST_PERSON = frozenset({"i", "i'm", "im", "i've", "i'd", "my", "me", "mine", "we", "our", "us"})
 
 
 def understand(text: str) -> Understanding:
@@ -141,7 +132,7 @@ def _understand(text: str) -> Understanding:
             names.add(family.name)
             evidence.append((family.task, f"{family.name} '{matched.strip()[:40]}'", family.weight))
 
-    _reweigh(c, low, present, scores, names, options)
+    reweigh(c, low, present, scores, names, options)
     # "any idea if the park is packed today lol": a trailing interjection colours a question, it makes no talk
     interjection = "feelings" in names and any(e[1] in _INTERJECTIONS for e in evidence if e[0] == "chat")
     write_code = "imperative write" in names and scores["coding"] > 0
@@ -237,7 +228,7 @@ def _understand(text: str) -> Understanding:
         # "足金报价多少一克": a market quote's 一克 and 这两天 are no operands (it gives no digit)
         quote = "market data" in names and not digits
         exact = figures.exact_figure(c, body, low, window, digits, present, signals, numbers, has_cjk)
-        if (exact and options >= _CHOICE_PRESSURE and "quantity question" not in signals
+        if (exact and options >= CHOICE_PRESSURE and "quantity question" not in signals
                 and (question_form or "calculate" not in signals)):
             # "should I put an extra $300 a month on my 5.5% loan or into my 401k?": a choice between uses of
             # money, whose amounts are its premises; a note with no question mark ("take the lump sum or the
@@ -267,6 +258,9 @@ def _understand(text: str) -> Understanding:
                            short=_SCHEDULE_CHARS, long=_PATTERN_CHARS, numbers=len(numbers), question_form=question_form,
                            interjection=interjection, text_work=text_work, material=material, lettered=lettered,
                            exact="exact_figure" in constraints, puzzle=not _PUZZLE.isdisjoint(names))
+    if options >= CHOICE_PRESSURE and "deictic" not in signals:
+        # "厦门 无锡 上海 选哪场 主要想天气好点": the weather is what the choice is weighed by, not a forecast asked for
+        scores["live_data"] = min(scores["live_data"], 1.0)
     if material or lettered:  # a greeting inside a pasted email is the email's; an exam question is no chat
         scores["chat"] = min(scores["chat"], 0.9)
     if text_work or (material and scores["extraction"] >= 3.5):
@@ -347,50 +341,6 @@ def _understand(text: str) -> Understanding:
         evidence=chosen,
         scores=tuple((t, round(scores[t], 3)) for t in TASK_TYPES),
     )
-
-
-def _reweigh(c: Compiled, low: str, present: set[str], scores: dict[str, float], names: set[str], options: float) -> None:
-    """Families that change what another family's words mean: a list to choose from, a puzzle's premises,
-    advice about nobody's own situation, a reminder to write, a how-to about scheduling."""
-    if "list request" in names and options >= _CHOICE_PRESSURE:
-        # "what are some options ... and which would you pick": the list is there to choose from
-        scores["knowledge"] -= c.families[c.list_family].weight
-        names.discard("list request")
-    if not names.isdisjoint(_PREMISES):
-        # "if all metals conduct heat ...": a syllogism's or a puzzle's nouns are its premises, not its topic
-        scores["knowledge"] = min(scores["knowledge"], 1.2)
-        scores["humanities"] = min(scores["humanities"], 1.2)
-    if "personal advice" in names and present.isdisjoint(_FIRST_PERSON) and "我" not in low:
-        # "is it safe to eat eggs past the date": a question about the world, nobody's own situation
-        weight = c.families[c.advice_family].weight
-        scores["chat"] -= weight
-        scores["knowledge"] += weight
-    if "personal advice" in names and scores["maths"] > 0 and any(t in low for t in _TEACHING):
-        # "my son asked why any number to the power of zero is one, how do I explain it": the fact to teach
-        # is the question; the child asking is its audience
-        scores["chat"] -= c.families[c.advice_family].weight
-        scores["maths"] += 1.0
-    if "calendar request" in names and scores["writing"] > 0 and _reminds_first(low):
-        # "提醒我周五写周报", "remind me to write the report": the piece to write is the entry's activity
-        scores["writing"] = min(scores["writing"], 1.0)
-    if "calendar request" in names and any(h in low for h in timely.HOW_TO):
-        # "how do I schedule a script to run every monday": asks how to do it, files nothing
-        scores["schedule"] -= c.families[c.calendar_family].weight
-        names.discard("calendar request")
-
-
-def _reminds_first(low: str) -> bool:
-    """Whether a reminder request comes before the first writing verb."""
-    remind = earliest(low, _REMINDERS)
-    write = earliest(low, ("write", "写", "draft"))
-    return remind != -1 and (write == -1 or remind < write)
-
-
-
-
-
-
-
 
 
 def _softmax(scores: dict[str, float]) -> dict[str, float]:

@@ -100,7 +100,7 @@ PROSE_AND_TALK: tuple[tuple[str, str, float, str, str, str], ...] = (
      r"(?:imagine|suppose|pretend|picture|consider)(?: that)? (?:you are|you're|yourself as|yourself to be)"
      r" (?!in |at |on |standing|participating|given|going|walking|driving|running|trying|asked|told|stuck|lost)|"
      r"\b(?:respond|reply|answer|speak|talk|act) (?:as|like) (?!a list|json|a table|yaml|bullet)[\w' -]{2,30} would\b|"
-     r"(?:^|[.!?\n] ?)play (?:a|an|the|my) (?!game|song|round|match|video|card|trick|prank)[\w' -]{2,40}?"
+     r"(?:^|[.!?\n] ?)(?:(?:can|could|would|will) you |please )?play (?:a|an|the|my) (?![\w' -]{0,24}?\b(?:games?|songs?|music|playlist|album|tunes?|round|match|videos?|cards?|tricks?|pranks?|instrument|piano|guitar)\b)[\w' -]{2,40}?"
      r"(?:[.,;:!]| for| who| and| that|$)|"
      r"(?:^|[.!?\n] ?)be (?:my|a|an|the) [\w' -]{2,40}?(?:[.,;:!]| for| who| and| that| showing| giving| telling| "
      r"helping| answering| guiding| teaching| explaining| taking|$)|"
@@ -159,9 +159,10 @@ PROSE_AND_TALK: tuple[tuple[str, str, float, str, str, str], ...] = (
      "统计|机器学习|神经网络|计算机|互联网|卫星|火箭|月球|太阳|海洋|火山|地震|飞机", ""),
     ("knowledge", "explain", 1.2,
      "why is|why are|why do|why does|why did|why can|explain|what is a|what is an|what is the|what are|"
-     "what causes|difference between|define|definition of|in simple terms|eli5|like i'm five|like i'm 5|"
+     "what causes|difference between|what's the difference|whats the difference|what is the difference|"
+     "what's the actual difference|whats the actual difference|define|definition of|in simple terms|eli5|like i'm five|like i'm 5|"
      "like i'm ten|like i'm 10|like i'm a child|like i'm a kid|like i'm a beginner|layman's terms",
-     "为什么|为何|为啥|原理|是什么|什么是|区别|解释|定义|怎么形成|如何形成",
+     "为什么|为何|为啥|原理|是什么|什么是|区别|解释|定义|怎么形成|如何形成|有什么不一样|有啥不一样|有什么不同|有啥不同|不一样在哪",
      r"how (?:does|do|did|can) .{1,40} work|how many .{1,30} (?:are|is) (?:in|there)"),
     ("knowledge", "world facts", 1.8,
      "mountain|mountains|river|rivers|continent|continents|desert|deserts|island|islands|lake|lakes|country|countries|"

@@ -23,13 +23,14 @@ TECHNICAL: tuple[tuple[str, str, float, str, str, str], ...] = (
      "vue2|python3|es6|html5|css3|cron|crontab|cronjob|cron job|cron expression|datetime|strftime|strptime|unix timestamp|"
      "epoch time|vscode|vs code|intellij|xcode|kubectl|js|jsx|tsx|csharp|dotnet|.net|laravel|rails|big o|big-o|"
      "time complexity|space complexity|quicksort|mergesort|heapsort|bubble sort|binary search|hash table|grep|chmod|"
-     "excel formula|in excel|google sheets|vlookup|xlookup|pivot table|countif|sumif|chown|sudo|wget|ssh|scp|rsync|awk|mkdir|apt-get|homebrew|rm -rf|in rm|the rm|cli flag|command line flag",
+     "excel formula|in excel|google sheets|apps script|vba|excel macro|vba macro|openscad|arduino|esp32|autohotkey|power query|userscript|tampermonkey|vlookup|xlookup|pivot table|countif|sumif|chown|sudo|wget|ssh|scp|rsync|awk|mkdir|apt-get|homebrew|rm -rf|in rm|the rm|cli flag|command line flag",
      "代码|编程|程序|脚本|接口|报错|编译|调试|算法|数据结构|链表|二叉树|数组|哈希|递归|并发|线程|前端|后端|数据库|正则|"
      "爬虫|单元测试|重构|部署|类型错误|内存泄漏|缓存|c语言|闭包|回调函数|协程|面向对象|多态|依赖注入|中间件|指针|懒加载|二分查找|二分法|快速排序|冒泡排序|动态规划|深度优先|广度优先|哈希表|写一个函数|写个函数|实现一个函数|字符串|编写|定时任务|时间戳|"
      "go语言|用go|go写|go里|js里|js中|用js|ts里|用ts|excel公式|excel函数|表格公式|wps公式", ""),
     ("coding", "spreadsheet formula", 3.2,
      "index match|index/match|iferror|sumifs|countifs|averageif|averageifs|hlookup|importrange|arrayformula|"
-     "conditional formatting|fill down|drag the formula|drag down the formula|spreadsheet formula|sheets formula",
+     "conditional formatting|fill down|drag the formula|drag down the formula|spreadsheet formula|sheets formula|"
+     "col a|col b|col c|col d|column a|column b|column c|column d|in one cell|in another cell|in a separate cell",
      "单元格|公式往下拉|公式下拉|下拉公式|拖动公式|填充公式|用excel|excel里|excel中|excel表|wps表格|谷歌表格|透视表|条件格式",
      r"#(?:n/a|ref!|value!|div/0!|num!|spill!)|(?:^|[\s(（:：])=[a-z]{2,}[a-z0-9.]*\s*\("
      r"(?=[^)\n]{0,40}(?:\b[a-z]{1,3}\$?\d{1,6}\b|\b[a-z]{1,3}:[a-z]{1,3}\b|\"))"),
@@ -104,11 +105,13 @@ TECHNICAL: tuple[tuple[str, str, float, str, str, str], ...] = (
      "只有一人|只有一个人|只有一句|只有一个是|只能进入|只能称|只能问|各不相同|扇门|标签都是错|标签全是错|贴错|互不相同|从前往后|从后往前|从左往右|"
      "从右往左|排在第|紧挨着|坐在中间|循环赛|各是什么|分别是什么|各是哪|各是谁|分别是谁|怎么计时|如何计时|怎样计时|"
      "这个推理|推理出|推理哪里|的推理|推理题|情景推理|请推理|推理一下|逻辑题|自相矛盾|是真是假|都是假的|都是真的|"
-     "坐在|相邻|天平|称几次|称三次|称两次|最少称|至少称|谁说了真话|谁在说谎|能否判断|能否确定|能不能判断|如何确定|怎样确定|怎么确定",
+     "坐在|相邻|天平|称几次|称三次|称两次|最少称|至少称|谁说了真话|谁在说谎|能否判断|能否确定|能不能判断|如何确定|怎样确定|怎么确定|"
+     "各干啥|各干什么|各做什么|各干嘛|分别干什么|分别做什么|各自干什么|各是干什么|各是做什么的",
      r"(?<!\d )(?<!years )(?<!year )(?<!feet )(?<!foot )(?<!inches )(?<!times )(?<!minutes )(?<!points )(?:(?:taller|shorter|older|younger|heavier|lighter|faster|slower|richer|smarter) than|beats|beat|outran|"
-     r"outscored|finished ahead of|finished before|is ahead of|is behind) .{1,40}"
+     r"outscored|finished ahead of|finished before|finished after|finished behind|came before|came after|is ahead of|is behind) .{1,40}"
      r"(?:(?:taller|shorter|older|younger|heavier|lighter|faster|slower|richer|smarter) than|beats|beat|outran|"
-     r"outscored|finished ahead of|finished before|is ahead of|is behind)|"
+     r"outscored|finished ahead of|finished before|finished after|finished behind|came before|came after|is ahead of|is behind)|"
+     r"既不是[^，。？?\s]{1,8}也不是|"
      r"比[^\d，。,]{1,4}(?:高|矮|大|小|年长|年轻|重|轻|快|慢|聪明|早)[^\d]{0,12}比[^\d，。,]{1,4}(?:高|矮|大|小|年长|年轻|重|轻|快|慢|聪明|早)|"
      r"(?:daughters?|sons?|brothers?|sisters?|siblings)\b.{0,60}\bhow many (?:children|kids|brothers|sisters|siblings|sons|daughters)|"
      r"(?:brother|sister|father|mother|son|daughter|uncle|aunt|cousin|husband|wife) of .{1,30}"

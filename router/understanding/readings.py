@@ -178,6 +178,8 @@ _METHOD_ASKED = ("walk me through", "show me how", "show your work", "show the w
 _HYPOTHETICAL_EN = re.compile(r"^(?:if|suppose|say) (?:i|we)\b")
 _FIGURE_ASKED_ZH = ("多少", "几个", "几箱", "几袋", "几天", "几块", "几元", "算下", "算一下", "帮我算", "算算")
 _ASKER_ZH_OWN = ("我", "咱", "帮我", "给我")
+_NEED_ZH = re.compile(r"够不够|够吗|还剩多少|还差多少|要几[桶箱袋包卷片块瓶罐盒张套个]|要买多少|得买多少|需要买多少|能用几天|能吃几天|能喝几天")
+_AMOUNT = re.compile(r"\d+(?:\.\d+)?")
 
 
 def story_problem(text: str, low: str) -> bool:
@@ -197,8 +199,15 @@ def practical_sum(low: str, has_cjk: bool, text: str) -> str | None:
     (a named child, 某商品, 甲乙) is worked in steps; the caller has found two or more operands. ``text``
     is the question as written: a story's character is told by its capital letter."""
     if has_cjk:
-        if not any(a in low for a in _ASKER_ZH) or any(t in low for t in _TEXTBOOK_ZH):
+        if any(t in low for t in _TEXTBOOK_ZH):
             return None
+        if not any(a in low for a in _ASKER_ZH):
+            # nobody's own, but a need of real life on real amounts ("买音箱花了1299 ... 够不够每人一把",
+            # "每面3.2米宽 ... 要几桶"): a textbook's figures are round, a bill's or a wall's are not
+            need = _NEED_ZH.search(low)
+            amounts = _AMOUNT.findall(low)
+            unround = any("." in a or int(a) >= 100 for a in amounts)
+            return need.group(0) if need and len(amounts) >= 3 and unround else None
         found = _PRACTICAL_ZH.search(low)
         if found is None and any(a in low for a in _ASKER_ZH_OWN) and not any(m in low for m in _METHOD_ASKED):
             # the asker's own amounts and a figure asked of them, in any words ("我陪了23天 ... 该给我多少")
