@@ -1,8 +1,8 @@
 """Fit the task-type fallback (``router/understanding/task_fallback.json``): naive Bayes word counts.
 
-    python bench/train_task_fallback.py --without natural_holdout14   # the shipped model: every set but the
-                                                        # round's last held-out one
-    python bench/train_task_fallback.py                 # every labelled set in tests/data
+    python bench/train_task_fallback.py                 # the shipped model: every labelled set in tests/data
+                                                        # that has had its first run
+    python bench/train_task_fallback.py --without natural_holdout29   # leave a set out
     python bench/train_task_fallback.py --check         # leave-one-set-out accuracy, writes nothing
 
 The rows are the labelled questions in ``tests/data`` (``natural_holdout*.jsonl``, ``task_holdout*.jsonl``,
@@ -10,6 +10,12 @@ The rows are the labelled questions in ``tests/data`` (``natural_holdout*.jsonl`
 model only when its cues are weak (``router.understanding.fallback``). A figure for it counts only on a
 set written after the model was fitted: ``--check`` scores each set with a model fitted without it and
 with no model at all, as a guide (the cues were written with most of these sets in view).
+
+Round v0.3.10 refitted it on every run set: until then it was the fit of round 13 (fitted without
+``natural_holdout14``, on 16 sets fewer). On sets 18-29 (1,904 questions), each read with the fallback fitted
+without it (``--check``), 1,720 task types are right, against 1,667 with that old fit, every set level or up
+(the cues as they are on both sides). Three hand-written cases it now reads otherwise are strict known misses
+(``tests/known_misses.py``).
 """
 
 from __future__ import annotations
