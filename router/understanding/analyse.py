@@ -72,6 +72,8 @@ _FALLBACK_CHARS = 300
 """The fallback model was fitted on questions, not on long pastes or exam items."""
 _FALLBACK_WEIGHT = 1.6
 """Above ``fallback.WEAK``: the model's task wins over the weak cues it was consulted for."""
+_CODE_WRITTEN = frozenset({"code marks", "spreadsheet formula"})
+"""Code or a formula written out: the sums in it are its own."""
 _CODE_HOW = ("how do i", "how can i", "how to ", "怎么", "如何")
 _ALTERNATIVES = (" or ", " vs", "versus", "还是", "或者")
 _RIDDLE_CHARS = 160
@@ -132,6 +134,8 @@ def _understand(text: str) -> Understanding:
             names.add(family.name)
             evidence.append((family.task, f"{family.name} '{matched.strip()[:40]}'", family.weight))
 
+    if signals.get("quantity question") == "几个" and "几个" not in readings.DEMONSTRATIVE_FEW.sub("", low):
+        del signals["quantity question"]  # "这几个岗位里 哪些...": these few, no count asked
     reweigh(c, low, present, scores, names, options)
     # "any idea if the park is packed today lol": a trailing interjection colours a question, it makes no talk
     interjection = "feelings" in names and any(e[1] in _INTERJECTIONS for e in evidence if e[0] == "chat")
@@ -325,7 +329,9 @@ def _understand(text: str) -> Understanding:
     if not lettered and (second := learned_reading.read(body)) is not None:
         first = learned_reading.reading_of(task, constraints)
         if (learned_reading.overrules(first, second, task)
-                and not (second[0] == "calc" and readings.worked_in_steps(body, low))):
+                and not (second[0] == "calc" and (readings.worked_in_steps(body, low) or readings.asks_meaning(low)
+                                                  or not names.isdisjoint(_CODE_WRITTEN)))):
+            # a sum inside code is the code's; "what do '1v9' and 'jg diff' mean" asks what words mean
             task = learned_reading.revise(second[0], task, constraints, scores)
             scores[task] = max(scores.values()) + 0.5
             evidence.append((task, f"worded like {second[0]} questions ({second[2]:.2f})", scores[task]))

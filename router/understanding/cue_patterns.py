@@ -45,12 +45,14 @@ LENGTH = (
     r"\bunder \d+ words|\bat most \d+ words|\bno more than \d+|[\d一二三四五六七八九十百]+字"
 )
 """Length limits with a number in them (the word-level ones are the ``length`` signal)."""
-_A_BIT_AFTER = "贵远近快慢多少大小好高低长短轻重冷热胖瘦深浅稳宜单细体楚式松紧亮暗淡甜咸辣"
-"""'贵一点', '远一点', '正式一点': 一点 after an adjective is 'a bit', not one o'clock."""
+_ONE_OCLOCK_AFTER = (r"(?:(?<![\u4e00-\u9fff])|(?<=上午|下午|中午|凌晨|晚上|早上|夜里|半夜|深夜|今天|明天|后天|今晚|明早|每天)"
+                     r"|(?<=[号日]))")
+"""一点 is one o'clock after a time of day, a day, or nothing Chinese at all ("明天一点", "周五 一点"); after any
+other character it is "a bit" ('贵一点', '正式一点', '活泼一点')."""
 TIME_EXPRESSION = (
     r"\d{1,2}月\d{1,2}[日号]|[\d一二三四五六七八九十]+号|"
     rf"(?<![{_ZH_DIGIT}])(?!一点)[\d{_ZH_DIGIT}]{{1,3}}点(?:半|[\d{_ZH_DIGIT}]+分?)?(?![儿心])|"
-    rf"(?<![{_ZH_DIGIT}{_A_BIT_AFTER}])一点(?:半|[\d{_ZH_DIGIT}]+分?)?(?![儿心点也都不没])|"
+    rf"{_ONE_OCLOCK_AFTER}一点(?:半|[\d{_ZH_DIGIT}]+分?)?(?![儿心点也都不没])|"
     rf"\bthe \d{{1,2}}(?:st|nd|rd|th)\b|\b(?:{_MONTH_EN})\.? \d{{1,2}}\b|"
     r"(?<![a-z\d])at \d{1,2}(?::\d{2})?(?!\s*(?:%|percent|degrees|years|km|mph))|\d{1,2}(?::\d{2})?\s*(?:am|pm|a\.m\.|p\.m\.)"
     r"|\d{1,2}:\d{2}"

@@ -99,6 +99,8 @@ OPTION_FAMILIES: tuple[tuple[str, float, str, str, str], ...] = (
      # a labelled list of offers or quotes ("job offers: Acme 95k remote, Beta 110k hybrid, ..."), "which for a ..."
      r"\b(?:offers|quotes|bids|candidates|contenders|finalists|shortlist)\s*:\s*[^,;\n]{2,50}[,;\n]\s*[^,;\n]{2,50}[,;\n]|"
      r"\bwhich (?:one )?for (?:a|an|my|the|our)\b|"
+     r"\bis it (?:smarter|better|wiser|cheaper|safer|best|worth it) to [^?]{1,80}? or\b|"
+     r"\bwho (?:do|should|would|shall) (?:i|we|you) (?:go with|pick|choose|hire|use)\b|"
      # "三个幼儿园 一个离家近 一个双语 一个便宜 纠结死了": alternatives told one by one, and being torn between them
      r"(?:一个|一家|一所|一套|一款|有的)[^，。？?]{1,12}[，, ]+(?:一个|一家|一所|一套|一款|另一个|还有一个)[^？?]{0,40}?"
      r"(?:纠结|拿不定|定不下)|(?:纠结|拿不定主意|定不下来)[^，。？?]{0,10}(?:一个|一家|一所|一套|一款)[^，。？?]{1,12}[，, ]+(?:一个|另一个)"),
@@ -106,7 +108,7 @@ OPTION_FAMILIES: tuple[tuple[str, float, str, str, str], ...] = (
      "compare|comparison|versus|vs|vs.|pros and cons|trade-off|trade-offs|tradeoff|tradeoffs|weigh|better|worse|"
      "advantages and disadvantages|worth it|more cost-effective|strengths and weaknesses",
      "对比|优劣|利弊|优缺点|权衡|更好|划算|哪个好|孰优孰劣|值不值|比较一下", r"比较(?:哪|这|它|两|几)"),
-    ("alternative", 1.0, "or|whether", "还是|或者|要不要|该不该|是否应该", ""),
+    ("alternative", 1.0, "or|whether", "或者|要不要|该不该|是否应该", r"还是(?![不没会很一也])"),
     ("enumerated alternatives", 1.6, "", "",
      r"[^、，,。？?！!]{1,12}、[^、，,。？?！!]{1,12}(?:、[^、，,。？?！!]{1,12}){0,6}(?:还是|或者|或)"
      r"|\b[a-z][\w' -]{0,24}, [\w' -]{1,25},? or (?=\w)"),
@@ -178,7 +180,7 @@ HINTS: dict[str, tuple[str, ...]] = {
              "tremor", "aftershock", "outage", "blackout", "tornado", "地震", "余震", "停电", "火灾", "爆炸"),
     "clock/calendar": ("今天", "现在"),
     "choice": ("which", "or", "vs", "versus", "哪", "选", "还是", "该不该", "要不要", "应不应该", "是否应该", "是不是应该",
-               "offers", "quotes", "bids", "candidates", "contenders", "finalists", "shortlist", "纠结", "拿不定", "定不下"),
+               "go with", "offers", "quotes", "bids", "candidates", "contenders", "finalists", "shortlist", "纠结", "拿不定", "定不下"),
     "comparison": ("比较",),
     "superlative way": ("best", "smartest", "cheapest", "fastest", "easiest", "safest", "wisest", "most", "最"),
     "brainstorm/plan": ("如何",),

@@ -23,7 +23,7 @@ TRANSLATION: tuple[tuple[str, str, float, str, str, str], ...] = (
      rf"what(?:'s| is) the (?:{_LANG_RE}) (?:word |phrase |expression )?for\b|"
      rf"\b(?:say|put|write|do|turn|get|render|send) (?:this|that|it|these|the following|my message|this message)(?: one)?"
      rf"(?: (?:back|over))? (?:in|into) (?:{_LANG_RE})\b|"
-     rf"^(?:in |into )?(?:{_LANG_RE})(?: please| pls| for [\w' ]{{1,30}})?\s*[:：]"),
+     rf"^(?:in |into )?(?:[a-z-]+ ){{0,3}}(?:{_LANG_RE})(?: please| pls| for [\w' ]{{1,30}})?\s*[:：]"),
     ("translation", "quoted meaning", 3.5, "", "", r"\bwhat does [“\"‘'][^\"”’]{1,60}[”\"’'] (?:mean|stand for)[?.!]*$"),
     ("translation", "rewrite verb", 3.8,
      "rewrite|re-write|rephrase|paraphrase|reword|proofread|polish this|polish my|friendlier|politer|"
@@ -94,7 +94,7 @@ PROSE_AND_TALK: tuple[tuple[str, str, float, str, str, str], ...] = (
      "like you to be|want you to be|need you to be|like you to act|want you to act|want you to play|"
      "like you to play|channel a|channel an|talk like a|speak like a|as if you were|as though you were|act like|"
      "take the role|take the part",
-     "扮演|假装你是|假设你是|你现在是|现在你是|从现在起你是|从现在开始你是|你来当|请你当|你当一|当我的|你就是|假如你是|想象你是|"
+     "扮演|你演|你来演|假装你是|假设你是|你现在是|现在你是|从现在起你是|从现在开始你是|你来当|请你当|你当一|当我的|你就是|假如你是|想象你是|"
      "你是一位|你是一个|你是一名|角色扮演|第一人称",
      r"you(?:'re| are) (?:a|an|my) [\w -]{2,30}(?:\.|,|:|;| and)|以.{1,8}的(?:身份|口吻|语气)|模仿.{1,8}(?:的)?(?:口吻|语气)|"
      r"(?:imagine|suppose|pretend|picture|consider)(?: that)? (?:you are|you're|yourself as|yourself to be)"
@@ -135,7 +135,7 @@ PROSE_AND_TALK: tuple[tuple[str, str, float, str, str, str], ...] = (
      "电影|人物形象|性格特点|重文轻武|近代史|现代史|古代史|世界史|通史|史学|史料|发展史|思想|改革|变法|文艺复兴|启蒙运动|古希腊|古罗马|中世纪|殖民|帝国|王国|社会|"
      "经济|通货膨胀|通胀|央行|货币政策|财政|主义|思潮|流派|美学|诗词|唐诗|宋词|典故|文言|古文|作品|意象|修辞|礼仪|习俗|"
      "传统|纪录片|建筑风格|统治|封建|诸侯|君主|皇权|朝廷|始皇|王朝|变革|全球化|帝|儒|诸子|百家|主题|赏析|鉴赏|解读|寓意|"
-     "象征|的理解|世界大战|一战|二战|冷战|抗战|战役|理学|心学|玄学|禅宗|佛学|经学|思想家|哲学家", ""),
+     "象征|的理解|古代|古时候|古人|科举|世界大战|一战|二战|冷战|抗战|战役|理学|心学|玄学|禅宗|佛学|经学|思想家|哲学家", ""),
     ("humanities", "titled work", 1.6, "", "", r"《[^》]{1,20}》|(?:怎么|如何|怎样)理解[“\"「‘]"),
     ("humanities", "historical date", 1.6, "", "公元|世纪|年代",
      r"\b\d{1,2}(?:st|nd|rd|th)[- ]century\b|"
@@ -198,7 +198,7 @@ PROSE_AND_TALK: tuple[tuple[str, str, float, str, str, str], ...] = (
      "can we just talk|just talk|can't stop shaking|haha|lol|scared|freaking out|can't sleep|cant sleep|couldn't sleep|"
      "ugh|omg|sigh|yay|meh|lmao|lmfao|rofl|smh|worst day|best day|horrible day|terrible day|awful day|great day|crazy day|"
      "phew|whew|so relieved|finally done|finally finished|finally over",
-     "哈哈|嘿嘿|呜呜|气死|气炸|好美|真美|太美了|好漂亮|好幸福|好困|好累|好烦|难过|伤心|开心|郁闷|焦虑|压力大|压力好大|压力很大|紧张|孤独|无聊|想哭|心情|失眠|陪我聊|聊会儿|聊聊天|"
+     "哈哈|嘿嘿|呜呜|冷清|好冷清|孤单|空落落|想他们|想孩子|气死|气炸|好美|真美|太美了|好漂亮|好幸福|好困|好累|好烦|难过|伤心|开心|郁闷|焦虑|压力大|压力好大|压力很大|紧张|孤独|无聊|想哭|心情|失眠|陪我聊|聊会儿|聊聊天|"
      "舍不得|痛苦|崩溃|烦死|累死|困死|难受|好慌|慌|害怕|担心|激动|起不来|累瘫|累趴|松了一口气|终于搞定|终于忙完|终于弄完|"
      "终于做完|终于改完|终于写完|终于考完",
      r"\bfeel(?:ing)? (?:so |really |very |kinda |pretty |super )?(?:great|good|awesome|amazing|better|worse|bad|"

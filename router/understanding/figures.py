@@ -35,6 +35,11 @@ _JUDGED = ("算高", "算低", "算正常", "偏高", "偏低", "高吗", "低�
 _EXPLAINED = frozenset({"why", "explain", "happened", "rule"})
 
 
+_STATISTIC = re.compile(r"\b(?:mean|median|average|averages|std dev|standard deviation|variance)\b|平均数|平均值|平均分|中位数|方差|标准差|众数|均值")
+_NUMBER_LIST = re.compile(r"(?:\d[\d.,]*\s*[a-z%]{0,3}[\s,、，;/]+){3,}\d")
+"""Four or more numbers in a row ("78 85 92 61", "120ms 180ms 95ms 210ms"): the data the statistic is of."""
+"""A statistic asked of numbers the question lists."""
+
 def quantities(c: Compiled, body: str, low: str, digits: bool, present: set[str],
                signals: dict[str, str]) -> tuple[list[str], int]:
     """The question's operands (numbers that are no year, age or name) and their count with number words."""
@@ -76,6 +81,8 @@ def exact_figure(c: Compiled, body: str, low: str, window: str, digits: bool, pr
         exact = f"percentage '{percent.group(0).strip()}'"
     elif "conversion" in signals:
         exact = f"conversion '{signals['conversion']}'"
+    elif not explaining and (stat := _STATISTIC.search(window)) and _NUMBER_LIST.search(window):
+        exact = f"a statistic of given numbers '{stat.group(0)}'"  # "quiz scores: 78 85 92 61 ... mean and median pls"
     elif "exact finance" in signals and len(numbers) >= 2 and not explaining:
         exact = f"finance formula with {len(numbers)} inputs"
     elif "ratio asked" in signals and sum(n[0].isdigit() for n in numbers) >= 2 and not explaining:  # amounts, not "一个正方形"

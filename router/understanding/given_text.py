@@ -114,6 +114,7 @@ def fields_asked(low: str, has_cjk: bool) -> str | None:
 
 _CONDITION_EN = re.compile(
     r"\bwhich (?:of (?:these|them|those|my|our|your|the (?:following|above|below|list))|ones)\b|"
+    r"\bwho (?:on|in|from) (?:this|the|my|our) (?:list|roster|sheet|group|team|class|table)\b|\bwho of (?:these|them|those)\b|"
     r"\bwhich (?:[a-z-]+ ){1,3}(?:in|on|from|of) (?:this|these|that|those|the following|the above|the list|my)\b|"
     r"\b(?:these|this list|the following|below)\b.{0,40}\bwhich [a-z-]+ (?:are|is|have|has|need|were|was|went)\b|"
     r"\b(?:only|just) (?:the|those|ones)\b|\b(?:pick|filter|weed|single) out\b|\bfilter (?:the|these|this|for|by|to)\b|"
@@ -128,7 +129,8 @@ _CONDITION_ZH = re.compile(
 )
 _CHOICE = re.compile(r"\b(?:should|best|better|worth|recommend|prefer|would you|go with|choose|cheapest|safest)\b|"
                      r"选哪|哪个好|哪家|推荐|值得|应该|更好|最好|划算|合适|买哪|比较")
-_ITEMS_AFTER = re.compile(r"(?<!\d)[:：](?!\d)|[?？\n]")
+_ITEMS_AFTER = re.compile(r"(?<!\d)[:：](?!\d(?![.、)）]))|[?？\n]")
+"""A colon, a question mark or a line break before the items; a colon before a numbered list ("：1.") too."""
 _SELECTION_HEAD = 160
 """The condition is stated in the request line, before the items it is applied to."""
 

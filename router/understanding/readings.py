@@ -116,6 +116,12 @@ _AMOUNT_IN_UNIT = LazyPattern(
 """'45 minutes in hours', '10 km to miles': an amount with its unit, then the unit wanted."""
 
 
+_LENGTH_UNIT = r"(?:m|ft|feet|foot|meters?|metres?|yards?|yd|in|inches)"
+_AREA_IN_UNIT = LazyPattern(
+    rf"\d+(?:\.\d+)?\s*{_LENGTH_UNIT}?\s*(?:x|by|×|\*)\s*\d+(?:\.\d+)?\s*{_LENGTH_UNIT}\b.{{0,60}}?"
+    r"\b(?:in|to|into) (?:square|sq\.?) ?(?:feet|foot|ft|meters?|metres?|m|yards?)\b"
+)
+"""'84 m x 36 m ... in square feet': an area from its sides, in another unit."""
 _SHORT = 160
 """A conversion said in passing ("45 minutes in hours", "that a year") is a short question's whole request."""
 _PER_PERIOD = LazyPattern(
@@ -133,6 +139,8 @@ def unit_conversion(low: str) -> str | None:
             return found.group(0)
     if len(low) > _SHORT:
         return None
+    if found := _AREA_IN_UNIT.search(low):
+        return found.group(0)
     if (" that " in low or " this " in low or " it " in low) and (found := _PER_PERIOD.search(low)):
         return found.group(0)
     if " in " not in low and " to " not in low and " into " not in low and " as " not in low:
@@ -156,7 +164,8 @@ _PRACTICAL_ZH = LazyPattern(
 _PRACTICAL_EN = LazyPattern(
     r"^(?:quick (?:calc|math|maths)|calc|payroll(?: check)?|timesheet(?: check)?|sanity check(?: the math)?)\b"
     r"|\b(?:gross|net|take[- ]home) pay\b|\bhow much (?:do|will|would|should|did) (?:i|we) (?:make|earn|get|owe|pay|charge|clear|net)\b"
-    r"|\bwhat (?:do|will|would|did) (?:i|we) (?:make|earn|owe|clear|net)\b|\bwhat'?s my (?:pay|commission|cut|total)\b",
+    r"|\bwhat (?:do|will|would|did) (?:i|we) (?:make|earn|owe|clear|net)\b|\bwhat'?s my (?:pay|commission|cut|total)\b"
+    r"|\bpro[- ]?rat(?:a|ed)\b|\bprorat(?:e|ed|ion)\b",
 )
 _FIRST_PERSON = re.compile(r"\b(?:i|i'm|my|we|our)\b")
 _ASKER_ZH = ("我", "咱", "今天", "这单", "这趟", "这个月", "本月", "这周", "上个月", "上周", "这次")
@@ -178,8 +187,15 @@ _METHOD_ASKED = ("walk me through", "show me how", "show your work", "show the w
 _HYPOTHETICAL_EN = re.compile(r"^(?:if|suppose|say) (?:i|we)\b")
 _FIGURE_ASKED_ZH = ("多少", "几个", "几箱", "几袋", "几天", "几块", "几元", "算下", "算一下", "帮我算", "算算")
 _ASKER_ZH_OWN = ("我", "咱", "帮我", "给我")
+DEMONSTRATIVE_FEW = re.compile(r"[这那哪]几")
+_MEANING = re.compile(r"\bwhat (?:do|does|did)\b.{1,60}\b(?:mean|stand for)\b|是什么意思|啥意思|什么意思")
 _NEED_ZH = re.compile(r"够不够|够吗|还剩多少|还差多少|要几[桶箱袋包卷片块瓶罐盒张套个]|要买多少|得买多少|需要买多少|能用几天|能吃几天|能喝几天")
 _AMOUNT = re.compile(r"\d+(?:\.\d+)?")
+
+
+def asks_meaning(low: str) -> bool:
+    """'what do 1v9 and jg diff mean', '这个3.2.1是什么意思': what words or marks mean, nothing to compute."""
+    return _MEANING.search(low) is not None
 
 
 def story_problem(text: str, low: str) -> bool:
@@ -211,7 +227,8 @@ def practical_sum(low: str, has_cjk: bool, text: str) -> str | None:
         found = _PRACTICAL_ZH.search(low)
         if found is None and any(a in low for a in _ASKER_ZH_OWN) and not any(m in low for m in _METHOD_ASKED):
             # the asker's own amounts and a figure asked of them, in any words ("我陪了23天 ... 该给我多少")
-            return next((k for k in _FIGURE_ASKED_ZH if k in low), None)
+            asked = DEMONSTRATIVE_FEW.sub("", low)  # "这几个岗位里 哪些是...": these few, no count asked
+            return next((k for k in _FIGURE_ASKED_ZH if k in asked), None)
     else:
         found = _PRACTICAL_EN.search(low)
         if found and found.group(0).endswith(" pay") and not _FIRST_PERSON.search(low):
@@ -245,5 +262,5 @@ def clock_now(low: str) -> bool:
     return _NOW_CLOCK.search(low) is not None
 
 
-__all__ = ["calendar_arithmetic", "clock_now", "current_value", "inline_options", "practical_sum", "rate_riddle", "recent_result",
+__all__ = ["asks_meaning", "calendar_arithmetic", "clock_now", "current_value", "inline_options", "practical_sum", "rate_riddle", "recent_result",
            "story_problem", "unit_conversion", "unit_total", "worked_in_steps", "zh_conversion"]
