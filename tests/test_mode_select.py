@@ -235,7 +235,8 @@ NATURAL = held_out(sorted(DATA.glob("natural_holdout*.jsonl")))
 HELD_OUT_FLOOR = {"natural_holdout7": 0.9, "natural_holdout14": 0.9, "natural_holdout17": 0.9, "natural_holdout18": 0.9, "natural_holdout19": 0.85, "natural_holdout20": 0.8,
                   "natural_holdout21": 0.8, "natural_holdout22": 0.8, "natural_holdout23": 0.8,
                   "natural_holdout24": 0.9, "natural_holdout25": 0.9, "natural_holdout26": 0.9,
-                  "natural_holdout27": 0.9, "natural_holdout28": 0.9, "natural_holdout29": 0.9}
+                  "natural_holdout27": 0.9, "natural_holdout28": 0.9, "natural_holdout29": 0.9,
+                  "natural_holdout30": 0.9, "natural_holdout31": 0.9, "natural_holdout32": 0.9}
 """natural_holdout.jsonl was written before issue 17's first round; natural_holdout2-6 each before one
 pass of the second round's changes (and then used to find misses, >= 0.95 per language since);
 natural_holdout7 after the last pass, never used to fix anything: its first run, 41/44 en (0.932) and
@@ -281,7 +282,13 @@ and 157/160 zh (0.981) (main ad3cbc3, the round's start: 73, 76; 75, 77); floor 
 them after that run. natural_holdout29 (carers, amateur athletes and coaches, makers, volunteers, planners,
 gardeners, 广场舞领队, 网格员, 家政), 160, written blind the same way, had its one first run on main d46774d: 80/80 en,
 75/80 zh (main 087e835, the round's start: the same); floor 0.9; its misses were then used to find kinds (main
-957d998), and the model was refitted with it. See bench/eval_modes.py."""
+957d998), and the model was refitted with it. natural_holdout30 (students, civil servants, logistics, crews,
+migrant workers, landlords, freelancers), 31 (students, gamers, fans, mechanics, groomers, trainers, 网文作者) and 32
+(accountants, bankers, paralegals, HR, founders, analysts, 跨境电商, 采购), 160 each, written blind the same way after
+that pass and the task fallback's refit, had their one first run on main eeec4ce: 76/80 en, 77/80 zh; 74/80, 77/80;
+77/80, 79/80, so 227/240 en (0.946) and 233/240 zh (0.971) (main 087e835, the round's start: 227, 231); floor 0.9;
+their misses were then used to find kinds (main 01cd3db), and the model was refitted with them. See
+bench/eval_modes.py."""
 
 
 @pytest.mark.parametrize("path", NATURAL, ids=lambda p: p.stem)
@@ -404,7 +411,7 @@ def test_natural_questions_from_many_kinds_of_users(language: str, path: Path) -
         # time zones as a topic are no clock to read; the next departure of a named line; a rate per another period
         missed("we're 8 engineers spread over 4 time zones, how should we handle on-call", "cot", why="numbers and time zones in a situation to analyse are read as a tool's job"),
         ("when's the next 38 bus from union square", "react"),
-        missed("i make 31 an hour, how much would that be a year", "react", why="a wage to convert, asked as talk, is read as talk (0.93)"),
+        ("i make 31 an hour, how much would that be a year", "react"),
         # "20 percent from 150" as learners write it; a loan asked with "borrow"; a discount as 7.5折 of an amount
         ("what is 20 percent from 150", "react"),
         ("how much would I repay each month if I borrow 8000 at 9% over 3 years", "react"),

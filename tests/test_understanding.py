@@ -134,7 +134,7 @@ def test_task_types_on_new_phrasing(question: str, task: str) -> None:
         ("when's sunrise in denver tomorrow", "live_data"),
         ("北京地铁现在正常运行吗", "live_data"),
         # "make a csv of ...: <items>"; a language's short name; family and ordering riddles
-        missed("make a csv of the names and ages: Ana 31, Ben 27, Cy 45", "extraction", why="fields asked in a format (csv) are read as a question to reason about (0.80)"),
+        ("make a csv of the names and ages: Ana 31, Ben 27, Cy 45", "extraction"),
         ("how does a hash table work in js", "coding"),
         ("a woman has 3 sons and each son has a sister. how many children does she have", "reasoning"),
         ("老王比老李大，老李比老张大，谁最大？", "reasoning"),
@@ -481,8 +481,8 @@ def test_the_reading_is_the_same_in_every_process_whatever_its_hash_seed() -> No
         ("A columnist says teenagers read less because phones exist. Evaluate the argument and name one fact "
          "that would weaken it.", "reasoning"),
         # labelling a given text is extraction; reworking code is code; telling a story is writing
-        missed("Read this support ticket and tag it with a priority and a department: 'The payment page shows a blank "
-               "screen since this morning.'", "extraction", why="a text to label is read as a question to reason about (0.80)"),
+        ("Read this support ticket and tag it with a priority and a department: 'The payment page shows a blank "
+         "screen since this morning.'", "extraction"),
         ("Turn this for loop into a map() call: for item in rows: out.append(item.strip())", "coding"),
         ("Write a function in Rust that parses one CSV line into fields.", "coding"),
         ("Tell me a short story about a robot who learns to paint.", "writing"),

@@ -72,6 +72,10 @@ _FALLBACK_CHARS = 300
 """The fallback model was fitted on questions, not on long pastes or exam items."""
 _FALLBACK_WEIGHT = 1.6
 """Above ``fallback.WEAK``: the model's task wins over the weak cues it was consulted for."""
+_LIVE = frozenset({"clock/calendar", "currency conversion", "currency pair", "daily value", "fare search", "live status",
+                   "live-data noun", "lookup verb", "market asset", "market data", "news", "office holder", "price now",
+                   "status asked", "temperature question", "weather verb"})
+"""The live-data families (cue_world.py)."""
 _CODE_WRITTEN = frozenset({"code marks", "spreadsheet formula"})
 """Code or a formula written out: the sums in it are its own."""
 _CODE_HOW = ("how do i", "how can i", "how to ", "怎么", "如何")
@@ -262,7 +266,7 @@ def _understand(text: str) -> Understanding:
                            short=_SCHEDULE_CHARS, long=_PATTERN_CHARS, numbers=len(numbers), question_form=question_form,
                            interjection=interjection, text_work=text_work, material=material, lettered=lettered,
                            exact="exact_figure" in constraints, puzzle=not _PUZZLE.isdisjoint(names))
-    if options >= CHOICE_PRESSURE and "deictic" not in signals:
+    if options >= CHOICE_PRESSURE and "deictic" not in signals and "live-data noun" in names and len(names & _LIVE) == 1:
         # "厦门 无锡 上海 选哪场 主要想天气好点": the weather is what the choice is weighed by, not a forecast asked for
         scores["live_data"] = min(scores["live_data"], 1.0)
     if material or lettered:  # a greeting inside a pasted email is the email's; an exam question is no chat
