@@ -182,6 +182,7 @@ HINTS: dict[str, tuple[str, ...]] = {
     "choice": ("which", "or", "vs", "versus", "哪", "选", "还是", "该不该", "要不要", "应不应该", "是否应该", "是不是应该",
                "go with", "offers", "quotes", "bids", "candidates", "contenders", "finalists", "shortlist", "纠结", "拿不定", "定不下"),
     "comparison": ("比较",),
+    "alternative": ("还是",),
     "superlative way": ("best", "smartest", "cheapest", "fastest", "easiest", "safest", "wisest", "most", "最"),
     "brainstorm/plan": ("如何",),
 }

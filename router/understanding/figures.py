@@ -39,6 +39,7 @@ _STATISTIC = re.compile(r"\b(?:mean|median|average|averages|std dev|standard dev
 _NUMBER_LIST = re.compile(r"(?:\d[\d.,]*\s*[a-z%]{0,3}[\s,、，;/]+){3,}\d")
 """Four or more numbers in a row ("78 85 92 61", "120ms 180ms 95ms 210ms"): the data the statistic is of."""
 """A statistic asked of numbers the question lists."""
+_STATISTIC_HINTS = ("mean", "median", "average", "std", "deviation", "variance", "平均", "中位", "方差", "标准差", "众数", "均值")
 
 def quantities(c: Compiled, body: str, low: str, digits: bool, present: set[str],
                signals: dict[str, str]) -> tuple[list[str], int]:
@@ -81,7 +82,8 @@ def exact_figure(c: Compiled, body: str, low: str, window: str, digits: bool, pr
         exact = f"percentage '{percent.group(0).strip()}'"
     elif "conversion" in signals:
         exact = f"conversion '{signals['conversion']}'"
-    elif not explaining and (stat := _STATISTIC.search(window)) and _NUMBER_LIST.search(window):
+    elif (not explaining and any(h in window for h in _STATISTIC_HINTS) and (stat := _STATISTIC.search(window))
+          and _NUMBER_LIST.search(window)):
         exact = f"a statistic of given numbers '{stat.group(0)}'"  # "quiz scores: 78 85 92 61 ... mean and median pls"
     elif "exact finance" in signals and len(numbers) >= 2 and not explaining:
         exact = f"finance formula with {len(numbers)} inputs"
