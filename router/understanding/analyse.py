@@ -28,7 +28,7 @@ from functools import lru_cache
 from router.understanding import fallback as task_fallback
 from router.understanding import figures, given_text, learned_reading, readings, timely
 from router.understanding.casual import restore_apostrophes
-from router.understanding.cues import compiled
+from router.understanding.cues import FAMILIES, compiled
 from router.understanding.families import family_hits
 from router.understanding.language import CJK, detect_language, script_language, to_simplified
 from router.understanding.reweigh import CHOICE_PRESSURE, reweigh
@@ -72,10 +72,8 @@ _FALLBACK_CHARS = 300
 """The fallback model was fitted on questions, not on long pastes or exam items."""
 _FALLBACK_WEIGHT = 1.6
 """Above ``fallback.WEAK``: the model's task wins over the weak cues it was consulted for."""
-_LIVE = frozenset({"clock/calendar", "currency conversion", "currency pair", "daily value", "fare search", "live status",
-                   "live-data noun", "lookup verb", "market asset", "market data", "news", "office holder", "price now",
-                   "status asked", "temperature question", "weather verb"})
-"""The live-data families (cue_world.py)."""
+_LIVE = frozenset(name for task, name, *_ in FAMILIES if task == "live_data")
+"""The names of the live-data families."""
 _CODE_WRITTEN = frozenset({"code marks", "spreadsheet formula"})
 """Code or a formula written out: the sums in it are its own."""
 _CODE_HOW = ("how do i", "how can i", "how to ", "怎么", "如何")

@@ -36,10 +36,12 @@ _EXPLAINED = frozenset({"why", "explain", "happened", "rule"})
 
 
 _STATISTIC = re.compile(r"\b(?:mean|median|average|averages|std dev|standard deviation|variance)\b|平均数|平均值|平均分|中位数|方差|标准差|众数|均值")
-_NUMBER_LIST = re.compile(r"(?:\d[\d.,]*\s*[a-z%]{0,3}[\s,、，;/]+){3,}\d")
-"""Four or more numbers in a row ("78 85 92 61", "120ms 180ms 95ms 210ms"): the data the statistic is of."""
 """A statistic asked of numbers the question lists."""
 _STATISTIC_HINTS = ("mean", "median", "average", "std", "deviation", "variance", "平均", "中位", "方差", "标准差", "众数", "均值")
+"""Substrings without which ``_STATISTIC`` cannot match: most questions skip its search."""
+_NUMBER_LIST = re.compile(r"(?:\d[\d.,]*\s*[a-z%]{0,3}[\s,、，;/]+){3,}\d")
+"""Four or more numbers in a row ("78 85 92 61", "120ms 180ms 95ms 210ms"): the data the statistic is of."""
+
 
 def quantities(c: Compiled, body: str, low: str, digits: bool, present: set[str],
                signals: dict[str, str]) -> tuple[list[str], int]:

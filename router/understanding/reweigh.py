@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 
 from router.understanding import timely
-from router.understanding.cues import Compiled
+from router.understanding.cues import FAMILIES, Compiled
 from router.understanding.given_text import earliest
 
 CHOICE_PRESSURE = 2.4
@@ -27,6 +27,8 @@ _SOFTWARE = re.compile(r"(?:写|做|开发|搞)[^，。？?！!]{0,24}?(?:页面
 _PLAINLY = re.compile(r"\bin (?:plain|simple|simpler) (?:english|language|terms|words)\b")
 _GIVEN = (":", "\n", '"', "“", "this ", "these ", "the following", "below", "rewrite", "rephrase", "reword", "turn ")
 """Signs of a text handed over to rework."""
+_WEIGHTS = {name: weight for _, name, weight, *_ in FAMILIES}
+"""A task family's weight by its name."""
 
 
 def reweigh(c: Compiled, low: str, present: set[str], scores: dict[str, float], names: set[str], options: float) -> None:
@@ -56,19 +58,19 @@ def reweigh(c: Compiled, low: str, present: set[str], scores: dict[str, float], 
         scores["writing"] = min(scores["writing"], 1.0)
     if "translate verb" in names and scores["coding"] >= 3.0 and not _TRANSLATE_SAID.search(low):
         # "module box(...){... translate([t,t,t]) cube(...)} how do i add a lid": the verb is the code's
-        scores["translation"] -= _weight(c, "translate verb")
+        scores["translation"] -= _WEIGHTS["translate verb"]
         names.discard("translate verb")
     if "rewrite verb" in names and _PLAINLY.search(low) and not any(g in low for g in _GIVEN):
         # "medicare advantage vs medigap, whats the actual difference in plain english": how to explain, no text to rework
-        scores["translation"] -= _weight(c, "rewrite verb")
+        scores["translation"] -= _WEIGHTS["rewrite verb"]
         names.discard("rewrite verb")
     if "spreadsheet formula" in names and "science vocabulary" in names:
         # "want a count of yes in one cell": a spreadsheet's cell, no biology
-        scores["knowledge"] -= _weight(c, "science vocabulary")
+        scores["knowledge"] -= _WEIGHTS["science vocabulary"]
         names.discard("science vocabulary")
     if "compose a piece" in names and scores["coding"] >= 3.0 and _SOFTWARE.search(low):
         # "帮我写个微信小程序页面 显示社区通知列表": the piece to write is software
-        scores["writing"] -= _weight(c, "compose a piece")
+        scores["writing"] -= _WEIGHTS["compose a piece"]
         names.discard("compose a piece")
     if "calendar request" in names and any(h in low for h in timely.HOW_TO):
         # "how do I schedule a script to run every monday": asks how to do it, files nothing
@@ -81,7 +83,3 @@ def _reminds_first(low: str) -> bool:
     remind = earliest(low, _REMINDERS)
     write = earliest(low, ("write", "写", "draft"))
     return remind != -1 and (write == -1 or remind < write)
-
-
-def _weight(c: Compiled, name: str) -> float:
-    return next(f.weight for f in c.families if f.name == name)
