@@ -75,6 +75,8 @@ _FALLBACK_WEIGHT = 1.6
 _LIVE = frozenset(name for task, name, *_ in FAMILIES if task == "live_data")
 """The names of the live-data families."""
 _CODE_WRITTEN = frozenset({"code marks", "spreadsheet formula"})
+_TEXT_READINGS = frozenset({"extraction", "select"})
+"""The learned readings that work on a given text: fields to fill, items kept by a condition."""
 """Code or a formula written out: the sums in it are its own."""
 _CODE_HOW = ("how do i", "how can i", "how to ", "怎么", "如何")
 _ALTERNATIVES = (" or ", " vs", "versus", "还是", "或者")
@@ -332,8 +334,12 @@ def _understand(text: str) -> Understanding:
         first = learned_reading.reading_of(task, constraints)
         if (learned_reading.overrules(first, second, task)
                 and not (second[0] == "calc" and (readings.worked_in_steps(body, low) or readings.asks_meaning(low)
-                                                  or not names.isdisjoint(_CODE_WRITTEN)))):
-            # a sum inside code is the code's; "what do '1v9' and 'jg diff' mean" asks what words mean
+                                                  or readings.score_line(low) or not names.isdisjoint(_CODE_WRITTEN)))
+                and not (second[0] == "live" and readings.past_era(low))
+                and not (second[0] in _TEXT_READINGS and not material and not names.isdisjoint(_CODE_WRITTEN))):
+            # a sum inside code is the code's; "what do '1v9' and 'jg diff' mean" asks what words mean; a
+            # score's dash subtracts nothing; a past era's shops are history; code asked for with no text
+            # handed over ("wps表格 身份证号提取出生日期的公式") has no fields to fill
             task = learned_reading.revise(second[0], task, constraints, scores)
             scores[task] = max(scores.values()) + 0.5
             evidence.append((task, f"worded like {second[0]} questions ({second[2]:.2f})", scores[task]))

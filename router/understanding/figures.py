@@ -74,7 +74,7 @@ def exact_figure(c: Compiled, body: str, low: str, window: str, digits: bool, pr
     # "explain the 50/30/20 rule", "what happened on 9/11": a named rule or a date is explained, not computed
     explaining = (not _EXPLAINED.isdisjoint(present) or "为什么" in low or any(j in low for j in _JUDGED)
                   or ("what does" in low and ("mean" in present or "stand" in present)))  # "what does 24/7 mean"
-    if expression and not explaining and (
+    if expression and not explaining and not readings.score_line(window) and (
         "calculate" in signals or len(body) <= 60 or "=?" in low.replace(" ", "")) and not re.search(
         re.escape(expression.group(0)) + r"[^=]{0,12}=\s*\d", low
     ):

@@ -117,7 +117,7 @@ _CONDITION_EN = re.compile(
     r"\bwho (?:on|in|from) (?:this|the|my|our) (?:list|roster|sheet|group|team|class|table)\b|\bwho of (?:these|them|those)\b|"
     r"\bwhich (?:[a-z-]+ ){1,3}(?:in|on|from|of) (?:this|these|that|those|the following|the above|the list|my)\b|"
     r"\b(?:these|this list|the following|below)\b.{0,40}\bwhich [a-z-]+ (?:are|is|have|has|need|were|was|went)\b|"
-    r"\b(?:only|just) (?:the|those|ones)\b|\b(?:pick|filter|weed|single) out\b|\bfilter (?:the|these|this|for|by|to)\b|"
+    r"\b(?:only|just) (?:the|those|ones)\b|\b(?:keep|leave|show|list|give me) (?:only|just)\b|\bonly (?:keep|show|list)\b|\b(?:pick|filter|weed|single) out\b|\bfilter (?:the|these|this|for|by|to)\b|"
     r"\b(?:the ones|those|any|anything|anyone|everything|everyone|all (?:the )?[a-z-]+) (?:that|who|which|where) "
     r"(?!i |you |we )|"
     r"\b(?:find|list|show|pull|mark|highlight|flag) (?:out )?(?:all |every |only )?(?:the |any )?"

@@ -57,6 +57,9 @@ TOOLS = frozenset({"calc", "live"})
 """Cue readings that give the answer a tool."""
 MAX_CHARS = 300
 """The model was fitted on questions; long pastes and documents are left to the cues."""
+MIN_CHARS = 5
+"""Four characters or fewer are one or two words ("在吗", "晚安啦"): too few for a reading by similarity, whose
+features there are the few character pairs that other, longer questions happen to share ("店还在吗" is live)."""
 READING_MODE = {"cot": "cot", "tot": "tot", "live": "react", "calc": "react", "schedule": "few_shot",
                 "extraction": "few_shot", "select": "cot"}
 _NUMBER = re.compile(r"\d+(?:[.,]\d+)?")
@@ -98,8 +101,9 @@ def _model() -> tuple[tuple[str, ...], tuple[float, ...], dict[str, int], Any]:
 
 
 def read(text: str) -> tuple[str, str, float] | None:
-    """(reading, its mode, the probability of that mode), or None for a long text or when the model is off."""
-    if not ENABLED or len(text) > MAX_CHARS:
+    """(reading, its mode, the probability of that mode), or None for a long or very short text, or when the
+    model is off."""
+    if not ENABLED or len(text) > MAX_CHARS or len(text.strip()) < MIN_CHARS:
         return None
     readings, bias, offsets, weights = _model()
     z = list(bias)

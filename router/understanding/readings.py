@@ -24,11 +24,12 @@ _VALUE_EN = LazyPattern(
     r"\bhow much (?:is|are|does|do)\b|\b(?:trading|going|sitting|selling) (?:at|for)\b|"
     r"\bwhat(?:'s|s| is| are)\b.{1,40}\bat\b(?! (?:home|work|school|night|the (?:end|start|moment)))|"
     r"\bwhat(?:'s|s| is)\b.{1,40}\bup to\s*[?!.]*$|"
-    r"\b(?:price|prices|cost|costs|rate|rates|level|levels|value|worth|up or down|cancelled|canceled|delayed|running|"
+    r"\bwhat (?:does|do|are|is) [\w' .-]{1,30}? charg(?:e|es|ing)\b|"
+    r"\b(?:price|prices|cost|costs|fee|fees|fare|fares|toll|tolls|rate|rates|level|levels|value|worth|up or down|cancelled|canceled|delayed|running|"
     r"open|closed|crowded|busy|packed|sold out|available|score|scores|result|results|standings)\b"
 )
-"""Questions after a value or a state: "how much is", "trading at", "what's X at", a price, a rate, open or
-cancelled."""
+"""Questions after a value or a state: "how much is", "trading at", "what's X at", "what does X charge", a price,
+a fee, a rate, open or cancelled."""
 MARKET_NOW = ("trading at", "trading for", "going at", "going for", "selling at", "selling for", "sitting at", "jackpot")
 """A market's present tense: these ask for a current value without "now"."""
 _VALUE_ZH = LazyPattern(r"多少|什么价|啥价|几块|涨了|跌了|涨没涨|跌没跌|涨还是跌|行情|价位", ascii="")
@@ -165,6 +166,8 @@ _PRACTICAL_EN = LazyPattern(
     r"^(?:quick (?:calc|math|maths)|calc|payroll(?: check)?|timesheet(?: check)?|sanity check(?: the math)?)\b"
     r"|\b(?:gross|net|take[- ]home) pay\b|\bhow much (?:do|will|would|should|did) (?:i|we) (?:make|earn|get|owe|pay|charge|clear|net)\b"
     r"|\bwhat (?:do|will|would|did) (?:i|we) (?:make|earn|owe|clear|net)\b|\bwhat'?s my (?:pay|commission|cut|total)\b"
+    r"|\b(?:what|how much) (?:do|does|will|would|did|should) (?:they|he|she|the (?:patron|customer|client|tenant|guest|member))"
+    r" owe\b|\btotal (?:owed|due)\b"
     r"|\bpro[- ]?rat(?:a|ed)\b|\bprorat(?:e|ed|ion)\b",
 )
 _FIRST_PERSON = re.compile(r"\b(?:i|i'm|my|we|our)\b")
@@ -175,6 +178,7 @@ _TEXTBOOK_ZH = ("小明", "小红", "小华", "小刚", "小丽", "小强", "小
 _FIGURE_ASKED_EN = LazyPattern(
     r"\bhow (?:many|much)\b|\bwhat(?:'s| is| are| was|s)? (?:the |my |our |his |her |their |a )?(?:total|rate|gross|net|bill|"
     r"invoice|value|cost|price|fee|balance|dose|profit|margin|abv|amount|pay|cut|share)\b|\bwhat (?:total|rate|amount)\b"
+    r"|\bwhat (?:[a-z]+ )?(?:%|percent|percentage)(?= do| is| would| should| will| does| of| to)"
     r"|\b(?:work out|figure out|calc(?:ulate)?) (?:the |my |our )?(?:total|bill|cost|amount|rate|dose)\b",
 )
 _ASKING_FOR_ME_EN = re.compile(r"\b(?:i|i'm|i've|my|me|we|our|us)\b")
@@ -193,14 +197,49 @@ _NEED_ZH = re.compile(r"够不够|够吗|还剩多少|还差多少|要几[桶箱
 _AMOUNT = re.compile(r"\d+(?:\.\d+)?")
 
 
+_PAST_ERA = LazyPattern(
+    r"民国|晚清|清末|清朝|明朝|宋朝|唐朝|汉朝|元朝|秦朝|古代|古时候|上世纪|解放前|[一二三四五六七八九\d]十?年代"
+    r"|\bback in the (?:day|days|1[5-9]\d0s|'?[2-9]0s)\b|\bin the (?:1[5-9]\d0s|'[2-9]0s)\b|\b1[0-9]th century\b"
+    r"|\b(?:medieval|victorian|ancient)\b|\bduring (?:the )?(?:ww[12i]+|world war|the war|the depression)\b"
+)
+"""A past era named ("民国时候", "back in the 1920s", "victorian"): what it asks about has stopped changing."""
+
+
+def past_era(low: str) -> bool:
+    """'民国时候上海的书店', 'what were pubs like in victorian london': history, whatever its nouns; nothing live."""
+    return _PAST_ERA.search(low) is not None
+
+
+_SCORE_LINE = LazyPattern(
+    r"\b(?:leading|led|lead|won|win|lost|lose|losing|winning|beat|beating|trailing|tied|down|up|score was|final(?: score)?"
+    r"|ended)\s+(?:by\s+|at\s+)?\d+\s*-\s*\d+\b|\b\d+\s*-\s*\d+\s+(?:win|loss|lead|victory|defeat|final|at half)\b"
+    r"|(?:比分|领先|落后|输了|赢了|输|赢|打成|战平)\s*\d+\s*[-:：比]\s*\d+"
+)
+"""A match score ("lost in OT after leading 12-3", "领先3比1"): its dash is no subtraction."""
+
+
+def score_line(low: str) -> bool:
+    """'we lost in OT after leading 12-3 i cant even': a score told, nothing to compute."""
+    return _SCORE_LINE.search(low) is not None
+
+
 def asks_meaning(low: str) -> bool:
     """'what do 1v9 and jg diff mean', '这个3.2.1是什么意思': what words or marks mean, nothing to compute."""
     return _MEANING.search(low) is not None
 
 
+_ROLES = frozenset({"patron", "customer", "client", "tenant", "patient", "guest", "member", "employee", "buyer",
+                    "seller", "resident", "driver", "rider", "caller", "user", "vendor", "student", "order", "job",
+                    "rent", "shipping", "tax", "total", "price", "cost", "parking", "delivery", "insurance", "tuition",
+                    "membership", "subscription", "item", "bill", "deposit", "balance", "payment", "salary", "wage"})
+"""Roles and amounts a note's sentence opens with ("Patron has three books 11 days late", "Rent is $1,450"):
+capitalised as the first word, they are nobody's name."""
+
+
 def story_problem(text: str, low: str) -> bool:
     """A textbook's character does the sums ("Peter works 38 hours", "小明买了"): worked in steps, whoever reads it."""
-    return _STORY_NAME.search(text) is not None or any(t in low for t in _TEXTBOOK_ZH)
+    return (any(m.group(0).lstrip(" .!?").split(" ", 1)[0].lower() not in _ROLES for m in _STORY_NAME.finditer(text))
+            or any(t in low for t in _TEXTBOOK_ZH))
 
 
 def worked_in_steps(text: str, low: str) -> bool:
@@ -231,7 +270,8 @@ def practical_sum(low: str, has_cjk: bool, text: str) -> str | None:
             return next((k for k in _FIGURE_ASKED_ZH if k in asked), None)
     else:
         found = _PRACTICAL_EN.search(low)
-        if found and found.group(0).endswith(" pay") and not _FIRST_PERSON.search(low):
+        if found and ((found.group(0).endswith(" pay") and not _FIRST_PERSON.search(low))
+                      or (found.group(0).endswith(" owe") and story_problem(text, low))):
             return None  # "Peter works 38 hours ... his gross pay": a textbook's worker, worked in steps
         if (found is None and _ASKING_FOR_ME_EN.search(low) and not worked_in_steps(text, low)
                 and not _HYPOTHETICAL_EN.search(low)):
@@ -262,5 +302,5 @@ def clock_now(low: str) -> bool:
     return _NOW_CLOCK.search(low) is not None
 
 
-__all__ = ["asks_meaning", "calendar_arithmetic", "clock_now", "current_value", "inline_options", "practical_sum", "rate_riddle", "recent_result",
+__all__ = ["asks_meaning", "calendar_arithmetic", "clock_now", "current_value", "inline_options", "past_era", "practical_sum", "rate_riddle", "recent_result", "score_line",
            "story_problem", "unit_conversion", "unit_total", "worked_in_steps", "zh_conversion"]

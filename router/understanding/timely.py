@@ -53,8 +53,8 @@ def weigh_live_data(scores: dict[str, float], evidence: list[tuple[str, str, flo
         scores["live_data"] = 0.0
     if scores["coding"] >= 3.0 and any(h in low for h in HOW_TO):
         scores["live_data"] = min(scores["live_data"], 1.0)  # "how do I upgrade to the latest version of node": steps
-    if text_work or material or small_talk or puzzle:
-        # the text's (the puzzle's premises', a remark's) weather and clock words are not a look-up
+    if text_work or material or small_talk or puzzle or (scores["live_data"] > 0 and readings.past_era(low)):
+        # a past era's prices and shops have stopped changing; the text's (the puzzle's premises', a remark's) weather and clock words are not a look-up
         scores["live_data"] = min(scores["live_data"], 1.0)
 
 
