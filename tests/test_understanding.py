@@ -315,8 +315,7 @@ def test_lettered_options_are_a_question_not_a_text_to_extract_from() -> None:
 
 
 @pytest.mark.parametrize("listed", [
-    missed("Find every city named in these lines and return JSON:\na) Lima is foggy\nb) Oslo is cold\nc) Pune is hot",
-           why="lines lettered a) b) c) to extract from are read as a question to reason about (0.80)"),
+    "Find every city named in these lines and return JSON:\na) Lima is foggy\nb) Oslo is cold\nc) Pune is hot",
 ])
 def test_lines_lettered_in_lower_case_are_a_text_to_extract_from(listed: str) -> None:
     assert understand(listed).task == "extraction"
@@ -404,7 +403,7 @@ def test_the_fallback_model_loads_only_for_a_question_no_cue_speaks_for() -> Non
     ("question", "task"),
     [
         # no cue family fires on these; the fallback reads them by their words
-        missed("meaning of life", "humanities", why="three words no cue speaks for are read as talk", by="task fallback"),
+        ("meaning of life", "humanities"),
         ("黄金能买吗", "live_data"),
     ],
 )

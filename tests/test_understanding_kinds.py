@@ -33,8 +33,7 @@ LIVE_ASKED_INDIRECTLY = [
     ("支付宝是不是出故障了，一直付不了款", "live_data", "react"),
     # the same words with nothing to look up
     ("why do servers go down under heavy load", "knowledge", "cot"),
-    missed("what is a product recall and who pays for it", "knowledge", "cot", why="who pays is read as a question of society",
-           by="task fallback"),
+    ("what is a product recall and who pays for it", "knowledge", "cot"),
     ("服务器崩了一般是什么原因", "knowledge", "cot"),
     ("写一段通知：本店双十一活动今天开始了", "writing", "cot"),
     missed("how are you doing this year, any news on your side", "chat", "cot", why="'news' in small talk is read as live data"),
@@ -133,8 +132,7 @@ NEWS_SHARED_NOT_FILED = [
 A_MATHS_FACT_TO_TEACH = [
     # a child's or a student's "why" about a maths fact, with "how do I explain it": a maths question
     ("my son asked why any number to the power of zero is one, how do I explain that to him", "maths", "cot"),
-    missed("how do I explain to my 8 year old why you can't divide by zero", "maths", "cot",
-           why="a maths fact to teach is read as knowledge", by="task fallback"),
+    ("how do I explain to my 8 year old why you can't divide by zero", "maths", "cot"),
     ("my daughter doesn't get why a fraction gets smaller when the bottom number gets bigger, how can I explain it",
      "maths", "cot"),
     ("how would you explain to a ten year old why the angles of a triangle add up to 180", "maths", "cot"),

@@ -336,10 +336,12 @@ def _understand(text: str) -> Understanding:
                 and not (second[0] == "calc" and (readings.worked_in_steps(body, low) or readings.asks_meaning(low)
                                                   or readings.score_line(low) or not names.isdisjoint(_CODE_WRITTEN)))
                 and not (second[0] == "live" and readings.past_era(low))
-                and not (second[0] in _TEXT_READINGS and not material and not names.isdisjoint(_CODE_WRITTEN))):
+                and not (second[0] in _TEXT_READINGS and not material and not names.isdisjoint(_CODE_WRITTEN))
+                and not (second[1] == "cot" and task == "extraction" and "format" in constraints and material)):
             # a sum inside code is the code's; "what do '1v9' and 'jg diff' mean" asks what words mean; a
             # score's dash subtracts nothing; a past era's shops are history; code asked for with no text
-            # handed over ("wps表格 身份证号提取出生日期的公式") has no fields to fill
+            # handed over ("wps表格 身份证号提取出生日期的公式") has no fields to fill; a given text put into a
+            # named format (a csv, a table) is a record to fill, whatever its words
             task = learned_reading.revise(second[0], task, constraints, scores)
             scores[task] = max(scores.values()) + 0.5
             evidence.append((task, f"worded like {second[0]} questions ({second[2]:.2f})", scores[task]))

@@ -99,7 +99,8 @@ _UNITS_EN = (
     "seconds|minutes|hours|days|weeks|months|ml|milliliters|millilitres|liters|litres|cups|tablespoons|teaspoons|tbsp|"
     "tsp|ounces|oz|pounds|lbs|grams|kg|kilograms|inches|feet|ft|yards|miles|meters|metres|km|kilometers|kilometres|"
     "cm|centimeters|centimetres|mm|gallons|quarts|pints|acres|hectares|bytes|kb|mb|gb|tb|kilobytes|megabytes|gigabytes|"
-    "terabytes"
+    "terabytes|knots|mph|kph|kmh|km/h|psi|kpa|kcal|calories|kilojoules|kj|watts|kw|kilowatts|horsepower|hp|mpg|stone|"
+    "tons|tonnes"
 )
 _UNIT_CONVERSION = LazyPattern(
     rf"\bhow many (?:{_UNITS_EN}) (?:is|are) \d[\d.,/]*\s*(?:{_UNITS_EN})\b|"
@@ -113,8 +114,9 @@ _UNIT_CONVERSION = LazyPattern(
 _AMOUNT_IN_UNIT = LazyPattern(
     rf"(?<![\w.])\d[\d,]*(?:\.\d+)?\s*(?:{_UNITS_EN}|hour|minute|second|day|week|mile|pound|gallon|liter|litre|cup|foot|inch|yard)"
     rf" (?:in|to|into|as) (?:a decimal of )?(?:{_UNITS_EN}|hours|minutes|celsius|fahrenheit)\b"
+    r"|(?<![\w.])-?\d+(?:\.\d+)?\s*(?:°\s*|degrees? )?(?:f|c|fahrenheit|celsius)\b (?:in|to|into) (?:°\s*)?(?:f|c|celsius|fahrenheit|kelvin)\b"
 )
-"""'45 minutes in hours', '10 km to miles': an amount with its unit, then the unit wanted."""
+"""'45 minutes in hours', '10 km to miles', '78 degrees F to C': an amount with its unit, then the unit wanted."""
 
 
 _LENGTH_UNIT = r"(?:m|ft|feet|foot|meters?|metres?|yards?|yd|in|inches)"
