@@ -29,7 +29,7 @@ from router.understanding import fallback as task_fallback
 from router.understanding import figures, given_text, learned_reading, readings, timely
 from router.understanding.casual import restore_apostrophes
 from router.understanding.cues import FAMILIES, compiled
-from router.understanding.families import family_hits
+from router.understanding.families import bounds_only, family_hits
 from router.understanding.language import CJK, detect_language, script_language, to_simplified
 from router.understanding.reweigh import CHOICE_PRESSURE, reweigh
 from router.understanding.types import TASK_TYPES, Understanding
@@ -132,6 +132,8 @@ def _understand(text: str) -> Understanding:
         elif family.name == "greeting/thanks" and not given_text.opens(matched, low, tokens):
             continue  # "hi" deep inside a long text is someone else's greeting
         elif family.task == "options":
+            if family.name == "alternative" and matched == "or" and bounds_only(window):
+                continue  # "only cities with 5 or more listings": a bound, no alternative
             options += family.weight
         else:
             scores[family.task] += family.weight
@@ -232,6 +234,7 @@ def _understand(text: str) -> Understanding:
     # a finance formula with its inputs. Never inside a proof, a text to rework, or code.
     # "how many tablespoons in a quarter cup": a conversion whose amount is written in words
     worded = not digits and "how many" in low and readings.unit_conversion(low) is not None
+    word_problem = False
     if (numbers or digits or quantities >= 2 or worded) and not proof and not text_work and "code" not in constraints and not (material and operation):
         # "足金报价多少一克": a market quote's 一克 and 这两天 are no operands (it gives no digit)
         quote = "market data" in names and not digits
@@ -255,6 +258,7 @@ def _understand(text: str) -> Understanding:
             scores["maths"] += weight
             asked = signals.get("quantity question") or signals["calculate"]
             evidence.append(("maths", f"word problem: {quantities} quantities + '{asked}'", weight))
+            word_problem = True
             if "deictic" not in signals:  # the fog that covers the problem's city is no forecast to fetch
                 scores["live_data"] = min(scores["live_data"], 0.5)
         elif len(numbers) >= 2 and question_form:
@@ -337,12 +341,15 @@ def _understand(text: str) -> Understanding:
                                                   or readings.score_line(low) or not names.isdisjoint(_CODE_WRITTEN)))
                 and not (second[0] == "live" and readings.past_era(low))
                 and not (second[0] in _TEXT_READINGS and not material and not names.isdisjoint(_CODE_WRITTEN))
-                and not (second[1] == "cot" and task == "extraction" and "format" in constraints and material)):
+                and not (second[1] == "cot" and task == "extraction" and "format" in constraints and material)
+                and not (second[0] == "calc" and word_problem and second[2] < learned_reading.SURE_OF_STORY
+                         and readings.names_someone(body))):
             # a sum inside code is the code's; "what do '1v9' and 'jg diff' mean" asks what words mean; a
             # score's dash subtracts nothing; a past era's shops are history; code asked for with no text
             # handed over ("wps表格 身份证号提取出生日期的公式") has no fields to fill; a given text put into a
-            # named format (a csv, a table) is a record to fill, whatever its words
-            task = learned_reading.revise(second[0], task, constraints, scores)
+            # named format (a csv, a table) is a record to fill, whatever its words; a word problem of named
+            # people ("John takes care of 10 dogs ...") is a textbook's unless the words are surer
+            task = learned_reading.revise(second[0], task, constraints, scores, body)
             scores[task] = max(scores.values()) + 0.5
             evidence.append((task, f"worded like {second[0]} questions ({second[2]:.2f})", scores[task]))
     probabilities = _softmax(scores)

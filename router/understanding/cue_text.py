@@ -66,7 +66,7 @@ PROSE_AND_TALK: tuple[tuple[str, str, float, str, str, str], ...] = (
      r"greeting|wishes|ode|ballad|verse|rhyme|names|name ideas|title|titles|motto|blurb|proposal|speech|"
      r"text|copy|paragraph|opening|intro|introduction|lines|subject lines|headline|headlines|page|profile|"
      r"memo|memorandum|report|agenda|newsletter|campaign|brochure|flyer|manifesto|sketch|parody|mnemonic|shanty|"
-     r"shanties|anthem|hymn|chant|carol|jingle|serenade|elegy|epigram|couplet|couplets)\b|"
+     r"shanties|anthem|hymn|chant|carol|jingle|serenade|elegy|epigram|couplet|couplets|card|cards)\b|"
      r"写(?:一|几|两|三|个|篇|首|段|封|份|条|句|些)?.{0,12}(?:诗|词|文章|故事|小说|作文|文案|邮件|信|祝福|"
      r"演讲稿|发言稿|致辞|标语|口号|广告|歌词|剧本|短文|日记|周报|总结|简历|自我介绍|段子|笑话|评论|帖子|朋友圈|"
      r"散文|随笔|游记|童话|寓言|对白|台词|主持词|串词|开场白|情书|贺词|悼词|祝酒词|宣传语|广告语|软文|推文|标题|"
@@ -80,6 +80,10 @@ PROSE_AND_TALK: tuple[tuple[str, str, float, str, str, str], ...] = (
     ("writing", "genre request", 3.6, "", "",
      r"^(?:(?:a|an|some|one|short|little|funny|cute|sad|sweet|silly|quick|\d+)\s+){0,3}(?:[a-z-]+\s+)?"
      rf"(?:{_GENRES})(?:\s+(?:ideas?|prompts?))?\s+(?:about|on|for|where|in which|celebrating)\b"),
+    # "craigslist ad: 2011 camry, 148k, $5900 obo": a genre named as a heading over the notes to write it from
+    ("writing", "genre heading", 3.6, "", "",
+     r"^(?:[a-z]+ ){0,2}(?:ad|advert|listing|bio|caption|blurb|toast|eulogy|speech|announcement|invite|invitation|"
+     r"cover letter|product description|job post|job ad)\s*:(?=[^?]{12,}$)"),
     ("writing", "imperative write", 2.3, "", "",
      r"(?:^|[.!?:\n]\s*)(?:please |now |could you |can you )?(?:write|compose|draft|craft|pen)\b"),
     ("writing", "genre noun", 1.2, "poem|haiku|sonnet|short story|essay|cover letter|speech|slogan|lyrics|bedtime story|"

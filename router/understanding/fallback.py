@@ -71,8 +71,9 @@ _GAIN: list[float] = []
 """log((count + alpha) / alpha) for every count in the table, filled when it loads."""
 
 
-def predict(text: str) -> tuple[str, float] | None:
-    """The likeliest task type and its probability, or None when the text has no known feature."""
+def predict(text: str, among: tuple[str, ...] | None = None) -> tuple[str, float] | None:
+    """The likeliest task type (of ``among``, when given) and its probability, or None when the text has no
+    known feature."""
     if not ENABLED:
         return None
     tasks, prior, cost, counts = _model()
@@ -86,7 +87,8 @@ def predict(text: str) -> tuple[str, float] | None:
             scores[index] += gain[count]
     top = max(scores)
     exps = [math.exp(s - top) for s in scores]
-    best = max(range(len(tasks)), key=scores.__getitem__)
+    allowed = range(len(tasks)) if among is None else [i for i, t in enumerate(tasks) if t in among]
+    best = max(allowed, key=scores.__getitem__)
     return tasks[best], exps[best] / sum(exps)
 
 

@@ -29,6 +29,15 @@ FUNCTION_WORDS = frozenset({"sqrt", "log", "log2", "log10", "ln", "sin", "cos", 
 (substring tests would pass on "using", "explain", "important" and run it on nearly every text)."""
 
 
+_OR_BOUND = re.compile(r" or (?:more|less|fewer|so|higher|lower|above|below|older|younger|later|earlier|longer|shorter"
+                       r"|greater|over|under|bigger|smaller|not)\b")
+
+
+def bounds_only(window: str) -> bool:
+    """Every "or" of the text bounds a quantity ("cities with 5 or more listings", "30 or so"): no alternatives."""
+    return " or " in window and window.count(" or ") == len(_OR_BOUND.findall(window))
+
+
 def family_hits(
     c: Compiled, low: str, window: str, digits: bool, tokens: list[str], present: set[str], has_cjk: bool
 ) -> dict[int, str]:
@@ -72,7 +81,7 @@ def family_hits(
         "(" in window and (not FUNCTION_WORDS.isdisjoint(present) or "f" in present or "lim" in present))
     # "<", ">" and "|" are maths only outside code ("|x - 3| < 5", not "if n < 10" in a programming task)
     comparison = any(ch in window for ch in "<>|") and c.programming_family not in hits
-    enumeration = "、" in window or (" or " in window and ", " in window)
+    enumeration = "、" in window or (" or " in window and ", " in window and not bounds_only(window))
     years = digits and _YEARISH.search(window) is not None
     for index, family in c.patterned:
         if index in hits:
@@ -102,4 +111,4 @@ def family_hits(
     return hits
 
 
-__all__ = ["FUNCTION_WORDS", "family_hits"]
+__all__ = ["FUNCTION_WORDS", "bounds_only", "family_hits"]

@@ -129,8 +129,9 @@ _CONDITION_ZH = re.compile(
 )
 _CHOICE = re.compile(r"\b(?:should|best|better|worth|recommend|prefer|would you|go with|choose|cheapest|safest)\b|"
                      r"选哪|哪个好|哪家|推荐|值得|应该|更好|最好|划算|合适|买哪|比较")
-_ITEMS_AFTER = re.compile(r"(?<!\d)[:：](?!\d(?![.、)）]))|[?？\n]")
-"""A colon, a question mark or a line break before the items; a colon before a numbered list ("：1.") too."""
+_ITEMS_AFTER = re.compile(r"(?<!\d):(?!\d(?![.、)）]))|(?<!\d)：|[?？\n]")
+"""A colon, a question mark or a line break before the items; a colon before a numbered list (":1.") too, and a
+full-width colon before any digit: "挑出来：3-201欠2个月 ..." lists rooms, where "3:30" is a time."""
 _SELECTION_HEAD = 160
 """The condition is stated in the request line, before the items it is applied to."""
 

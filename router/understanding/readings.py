@@ -195,14 +195,15 @@ _FIGURE_ASKED_ZH = ("多少", "几个", "几箱", "几袋", "几天", "几块", 
 _ASKER_ZH_OWN = ("我", "咱", "帮我", "给我")
 DEMONSTRATIVE_FEW = re.compile(r"[这那哪]几")
 _MEANING = re.compile(r"\bwhat (?:do|does|did)\b.{1,60}\b(?:mean|stand for)\b|是什么意思|啥意思|什么意思")
-_NEED_ZH = re.compile(r"够不够|够吗|还剩多少|还差多少|要几[桶箱袋包卷片块瓶罐盒张套个]|要买多少|得买多少|需要买多少|能用几天|能吃几天|能喝几天")
+_NEED_ZH = re.compile(r"够不够|够吗|还剩多少|还差多少|(?:要|得|需要)[开买备订带拿用配装准备]{0,2}几[桶箱袋包卷片块瓶罐盒张套个支]"
+                      r"|要买多少|得买多少|需要买多少|能用几天|能吃几天|能喝几天|各(?:要|需要|得)(?:准备|买|备)?多少")
 _AMOUNT = re.compile(r"\d+(?:\.\d+)?")
 
 
 _PAST_ERA = LazyPattern(
     r"民国|晚清|清末|清朝|明朝|宋朝|唐朝|汉朝|元朝|秦朝|古代|古时候|上世纪|解放前|[一二三四五六七八九\d]十?年代"
     r"|\bback in the (?:day|days|1[5-9]\d0s|'?[2-9]0s)\b|\bin the (?:1[5-9]\d0s|'[2-9]0s)\b|\b1[0-9]th century\b"
-    r"|\b(?:medieval|victorian|ancient)\b|\bduring (?:the )?(?:ww[12i]+|world war|the war|the depression)\b"
+    r"|\b(?:medieval|victorian|ancient|historically)\b|\bduring (?:the )?(?:ww[12i]+|world war|the war|the depression)\b"
 )
 """A past era named ("民国时候", "back in the 1920s", "victorian"): what it asks about has stopped changing."""
 
@@ -223,6 +224,18 @@ _SCORE_LINE = LazyPattern(
 def score_line(low: str) -> bool:
     """'we lost in OT after leading 12-3 i cant even': a score told, nothing to compute."""
     return _SCORE_LINE.search(low) is not None
+
+
+_CHARACTER = re.compile(r"(?:^|[.!?]\s+)([A-Z][a-z]+)(?:'s)? (?:[a-z]+s|[a-z]+ed|ate|ran|had|has|is|was|took|made|got|saw|"
+                        r"wanted|bought|sold|spent|went)\b|[a-z,] ([A-Z][a-z]{2,})\b")
+"""Someone named: a capitalised word opening a sentence with a verb after it ("John takes", "Sid traveled"),
+or one inside a sentence ("the store, Sloane counts", "at Rydell Elementary")."""
+
+
+def names_someone(text: str) -> bool:
+    """A story of named people or places ("John takes care of 10 dogs", "Sloane counts 100 customers"): the
+    textbook's way of telling a problem; the roles a note opens with ("Patron has") are nobody's name."""
+    return any((m.group(1) or m.group(2)).lower() not in _ROLES for m in _CHARACTER.finditer(text))
 
 
 def asks_meaning(low: str) -> bool:
@@ -265,7 +278,7 @@ def practical_sum(low: str, has_cjk: bool, text: str) -> str | None:
             amounts = _AMOUNT.findall(low)
             unround = any("." in a or int(a) >= 100 for a in amounts)
             return need.group(0) if need and len(amounts) >= 3 and unround else None
-        found = _PRACTICAL_ZH.search(low)
+        found = _PRACTICAL_ZH.search(low) or _NEED_ZH.search(low)  # "今天预约了137个人 要开几瓶": today's need
         if found is None and any(a in low for a in _ASKER_ZH_OWN) and not any(m in low for m in _METHOD_ASKED):
             # the asker's own amounts and a figure asked of them, in any words ("我陪了23天 ... 该给我多少")
             asked = DEMONSTRATIVE_FEW.sub("", low)  # "这几个岗位里 哪些是...": these few, no count asked
@@ -304,5 +317,5 @@ def clock_now(low: str) -> bool:
     return _NOW_CLOCK.search(low) is not None
 
 
-__all__ = ["asks_meaning", "calendar_arithmetic", "clock_now", "current_value", "inline_options", "past_era", "practical_sum", "rate_riddle", "recent_result", "score_line",
+__all__ = ["asks_meaning", "calendar_arithmetic", "clock_now", "current_value", "inline_options", "names_someone", "past_era", "practical_sum", "rate_riddle", "recent_result", "score_line",
            "story_problem", "unit_conversion", "unit_total", "worked_in_steps", "zh_conversion"]

@@ -27,6 +27,9 @@ _SOFTWARE = re.compile(r"(?:写|做|开发|搞)[^，。？?！!]{0,24}?(?:页面
 _PLAINLY = re.compile(r"\bin (?:plain|simple|simpler) (?:english|language|terms|words)\b")
 _GIVEN = (":", "\n", '"', "“", "this ", "these ", "the following", "below", "rewrite", "rephrase", "reword", "turn ")
 """Signs of a text handed over to rework."""
+_HANDED = (":", "：", "\n", '"', "“", "「", "this ", "these ", "the following", "below", "这段", "这篇", "这封", "这条",
+           "下面", "以下", "如下")
+"""Signs of a text handed over with a request to compose (the piece is then a rework of it)."""
 _WEIGHTS = {name: weight for _, name, weight, *_ in FAMILIES}
 """A task family's weight by its name."""
 
@@ -62,6 +65,14 @@ def reweigh(c: Compiled, low: str, present: set[str], scores: dict[str, float], 
         names.discard("translate verb")
     if "rewrite verb" in names and _PLAINLY.search(low) and not any(g in low for g in _GIVEN):
         # "medicare advantage vs medigap, whats the actual difference in plain english": how to explain, no text to rework
+        scores["translation"] -= _WEIGHTS["rewrite verb"]
+        names.discard("rewrite verb")
+    if "compose a piece" in names and "greeting/thanks" in names:
+        # "写段话 谢谢她帮忙带娃", "write a thank you card": the thanks are the piece's words, not said to us
+        scores["chat"] -= _WEIGHTS["greeting/thanks"]
+        names.discard("greeting/thanks")
+    if "compose a piece" in names and "rewrite verb" in names and not any(h in low for h in _HANDED):
+        # "写一篇年度工作总结 正式一点": the tone of the piece to write; no text is handed over to rework
         scores["translation"] -= _WEIGHTS["rewrite verb"]
         names.discard("rewrite verb")
     if "spreadsheet formula" in names and "science vocabulary" in names:
