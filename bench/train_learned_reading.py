@@ -52,7 +52,8 @@ FIRST_RUNS = {"natural_holdout18": "e16fe3a", "natural_holdout19": "28d31fb", "n
               "natural_holdout27": "8c3b207", "natural_holdout28": "8c3b207", "natural_holdout29": "d46774d",
               "natural_holdout30": "eeec4ce", "natural_holdout31": "eeec4ce", "natural_holdout32": "eeec4ce",
               "natural_holdout33": "35edaaa", "natural_holdout34": "35edaaa",
-              "natural_holdout35": "b931207", "natural_holdout36": "b931207"}
+              "natural_holdout35": "b931207", "natural_holdout36": "b931207",
+              "natural_holdout37": "8cba33a", "natural_holdout38": "8cba33a"}
 """Each set and the commit its first run was made on (bench/eval_modes.py's docstring records them)."""
 
 

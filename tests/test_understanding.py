@@ -480,8 +480,8 @@ def test_the_reading_is_the_same_in_every_process_whatever_its_hash_seed() -> No
         ("A columnist says teenagers read less because phones exist. Evaluate the argument and name one fact "
          "that would weaken it.", "reasoning"),
         # labelling a given text is extraction; reworking code is code; telling a story is writing
-        ("Read this support ticket and tag it with a priority and a department: 'The payment page shows a blank "
-         "screen since this morning.'", "extraction"),
+        missed("Read this support ticket and tag it with a priority and a department: 'The payment page shows a blank "
+               "screen since this morning.'", "extraction", why="a ticket to tag is read as reasoning (0.81, the bar 0.8)"),
         ("Turn this for loop into a map() call: for item in rows: out.append(item.strip())", "coding"),
         ("Write a function in Rust that parses one CSV line into fields.", "coding"),
         ("Tell me a short story about a robot who learns to paint.", "writing"),
