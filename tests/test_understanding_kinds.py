@@ -303,3 +303,24 @@ def test_a_choice_among_given_items_is_no_selection(question: str) -> None:
 @pytest.mark.parametrize(("question", "task", "mode"), WORDS_THAT_ARE_NOT_THE_WORK)
 def test_an_era_a_score_a_greeting_or_a_role_does_not_change_the_work(question: str, task: str, mode: str) -> None:
     _reads(question, task, mode)
+
+
+TOLD_NOT_ASKED = [
+    # feelings told, with no question and no live noun, look nothing up
+    ("missed the bus again and it's pouring, what a morning lol", "chat", "cot"),
+    ("昨天熬夜到三点 今天上班困成狗 哈哈", "chat", "cot"),
+    ("机场那边堵不堵 有点慌", "live_data", "react"),
+    # two things told apart are identified, not chosen
+    ("red-tailed hawk vs red-shouldered hawk, how do you tell them apart in flight", "knowledge", "cot"),
+    missed("红薯和紫薯怎么区分", "knowledge", "cot", why="区分 is read by its words as coding (区分大小写)",
+           by="task fallback"),
+    ("red-tailed or red-shouldered hawk: which should I put on the poster", "reasoning", "tot"),
+    # a language pair written as codes
+    ("FR>EN please, keep it formal: 'Nous vous remercions de votre patience.'", "translation", "cot"),
+    ("英译中：Please keep your receipt for returns.", "translation", "cot"),
+]
+
+
+@pytest.mark.parametrize(("question", "task", "mode"), TOLD_NOT_ASKED)
+def test_feelings_told_two_things_told_apart_and_language_codes(question: str, task: str, mode: str) -> None:
+    _reads(question, task, mode)

@@ -84,6 +84,11 @@ _RIDDLE_CHARS = 160
 """A rate riddle is one short sentence; a long word problem repeats its numbers for other reasons."""
 _INTERJECTIONS = frozenset(f"feelings '{w}'" for w in ("lol", "haha", "lmao", "omg", "ugh", "哈哈", "rofl", "smh"))
 """The evidence of a feelings cue that is only an interjection."""
+_A_NOT_A = re.compile(r"([\u4e00-\u9fff])[不没]\1")
+"""'堵不堵', '开没开': a Chinese question asked without a question mark."""
+_TELL_APART = ("tell apart", "tell them apart", "tell the difference", "id tips", "identification tips", "mix them up",
+               "mixing them up", "distinguish", "区分", "分辨", "怎么分清", "分不清")
+"""Two things told apart: the alternatives are what is identified, not what is chosen."""
 _CODE_ASKS = ("write", "explain", "how do", "how to", "how can", "写", "解释", "怎么", "如何")
 """A request for code: the times it names ("a cron job at 02:30 on Mondays") are its parameters, not an entry."""
 
@@ -295,6 +300,8 @@ def _understand(text: str) -> Understanding:
 
     if options and scores["coding"] >= 3.0 and any(h in low for h in _CODE_HOW) and not any(a in low for a in _ALTERNATIVES):
         options = 0.0  # "linux 怎么查看端口被哪个进程占用": which process, asked inside a how-to, is no choice
+    if options and any(t in low for t in _TELL_APART) and given_text.choice_asked(low) is None:
+        options = 0.0  # "coopers hawk vs sharpie id tips? always mix them up": two things told apart, none chosen
     # Options to weigh: their pressure also says "this is a decision", which is reasoning.
     if options:
         scores["reasoning"] += 0.5 * options
@@ -339,13 +346,15 @@ def _understand(text: str) -> Understanding:
         if (learned_reading.overrules(first, second, task)
                 and not (second[0] == "calc" and (readings.worked_in_steps(body, low) or readings.asks_meaning(low)
                                                   or readings.score_line(low) or not names.isdisjoint(_CODE_WRITTEN)))
-                and not (second[0] == "live" and readings.past_era(low))
+                and not (second[0] == "live" and (readings.past_era(low) or (not question_form and "feelings" in names
+                                                                  and scores["live_data"] == 0
+                                                                  and _A_NOT_A.search(low) is None)))
                 and not (second[0] in _TEXT_READINGS and not material and not names.isdisjoint(_CODE_WRITTEN))
                 and not (second[1] == "cot" and task == "extraction" and "format" in constraints and material)
                 and not (second[0] == "calc" and word_problem and second[2] < learned_reading.SURE_OF_STORY
                          and readings.names_someone(body))):
             # a sum inside code is the code's; "what do '1v9' and 'jg diff' mean" asks what words mean; a
-            # score's dash subtracts nothing; a past era's shops are history; code asked for with no text
+            # score's dash subtracts nothing; a past era's shops are history, feelings told look nothing up; code asked for with no text
             # handed over ("wps表格 身份证号提取出生日期的公式") has no fields to fill; a given text put into a
             # named format (a csv, a table) is a record to fill, whatever its words; a word problem of named
             # people ("John takes care of 10 dogs ...") is a textbook's unless the words are surer

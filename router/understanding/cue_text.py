@@ -19,6 +19,8 @@ TRANSLATION: tuple[tuple[str, str, float, str, str, str], ...] = (
      rf"how (?:do|would|can) (?:you|i|we) say .{{1,80}} in (?:{_LANG_RE})|what does .{{1,60}} mean in (?:{_LANG_RE})|"
      rf"(?:into|to) (?:{_LANG_RE})[.:?!]?$|(?:{_ZH_LANGS})(?:里|中)?.{{0,20}}是?什么意思|"
      rf"^(?:from )?(?:{_LANG_RE}) (?:to|into|->|→) (?:{_LANG_RE})\b|what(?:'s| is) .{{1,60}} in (?:{_LANG_RE})[?.!]?$|"
+     r"^(?:de|en|fr|es|it|ja|jp|zh|cn|ko|kr|ru|pt|nl|ar|vi|th)\s*(?:>|->|→|2)\s*(?:de|en|fr|es|it|ja|jp|zh|cn|ko|kr|ru|pt|nl|ar|vi|th)\b|"
+     r"[中英日韩法德俄西]译[中英日韩法德俄西]|"
      r"[“\"'‘][a-z][a-z' .,!?-]{1,60}[”\"'’]\s*(?:是什么|是啥|什么|啥)意思|"
      rf"what(?:'s| is) the (?:{_LANG_RE}) (?:word |phrase |expression )?for\b|"
      rf"\b(?:say|put|write|do|turn|get|render|send) (?:this|that|it|these|the following|my message|this message)(?: one)?"
@@ -165,8 +167,9 @@ PROSE_AND_TALK: tuple[tuple[str, str, float, str, str, str], ...] = (
      "why is|why are|why do|why does|why did|why can|explain|what is a|what is an|what is the|what are|"
      "what causes|difference between|what's the difference|whats the difference|what is the difference|"
      "what's the actual difference|whats the actual difference|define|definition of|in simple terms|eli5|like i'm five|like i'm 5|"
-     "like i'm ten|like i'm 10|like i'm a child|like i'm a kid|like i'm a beginner|layman's terms",
-     "为什么|为何|为啥|原理|是什么|什么是|区别|解释|定义|怎么形成|如何形成|有什么不一样|有啥不一样|有什么不同|有啥不同|不一样在哪",
+     "like i'm ten|like i'm 10|like i'm a child|like i'm a kid|like i'm a beginner|layman's terms|tell apart|"
+     "tell them apart|tell the difference|id tips|identification tips|mix them up|mixing them up|distinguish",
+     "为什么|为何|为啥|原理|是什么|什么是|区别|区分|分辨|解释|定义|怎么形成|如何形成|有什么不一样|有啥不一样|有什么不同|有啥不同|不一样在哪",
      r"how (?:does|do|did|can) .{1,40} work|how many .{1,30} (?:are|is) (?:in|there)"),
     ("knowledge", "world facts", 1.8,
      "mountain|mountains|river|rivers|continent|continents|desert|deserts|island|islands|lake|lakes|country|countries|"

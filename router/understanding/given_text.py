@@ -136,6 +136,12 @@ _SELECTION_HEAD = 160
 """The condition is stated in the request line, before the items it is applied to."""
 
 
+def choice_asked(low: str) -> str | None:
+    """The words that ask for a choice ("should", "which is better", "选哪"), or None."""
+    found = _CHOICE.search(low)
+    return found.group(0) if found is not None else None
+
+
 def condition_asked(body: str, low: str, has_cjk: bool) -> str | None:
     """The condition a request keeps items of a given text by ("which of these invoices are overdue? INV-101
     ...", "把收货地址在浙江的挑出来：1. ..."), or None. Picking items out by a condition is reading each item

@@ -167,7 +167,7 @@ _PRACTICAL_ZH = LazyPattern(
 _PRACTICAL_EN = LazyPattern(
     r"^(?:quick (?:calc|math|maths)|calc|payroll(?: check)?|timesheet(?: check)?|sanity check(?: the math)?)\b"
     r"|\b(?:gross|net|take[- ]home) pay\b|\bhow much (?:do|will|would|should|did) (?:i|we) (?:make|earn|get|owe|pay|charge|clear|net)\b"
-    r"|\bwhat (?:do|will|would|did) (?:i|we) (?:make|earn|owe|clear|net)\b|\bwhat'?s my (?:pay|commission|cut|total)\b"
+    r"|\bwhat (?:do|will|would|did) (?:i|we) (?:actually |really |even |roughly )?(?:make|earn|owe|clear|net)\b|\bwhat'?s my (?:pay|commission|cut|total)\b"
     r"|\b(?:what|how much) (?:do|does|will|would|did|should) (?:they|he|she|the (?:patron|customer|client|tenant|guest|member))"
     r" owe\b|\btotal (?:owed|due)\b"
     r"|\bpro[- ]?rat(?:a|ed)\b|\bprorat(?:e|ed|ion)\b",
@@ -181,6 +181,7 @@ _FIGURE_ASKED_EN = LazyPattern(
     r"\bhow (?:many|much)\b|\bwhat(?:'s| is| are| was|s)? (?:the |my |our |his |her |their |a )?(?:total|rate|gross|net|bill|"
     r"invoice|value|cost|price|fee|balance|dose|profit|margin|abv|amount|pay|cut|share)\b|\bwhat (?:total|rate|amount)\b"
     r"|\bwhat (?:[a-z]+ )?(?:%|percent|percentage)(?= do| is| would| should| will| does| of| to)"
+    r"|\bwhat (?:[a-z/]+ ){1,4}(?:do|would|will|should) (?:i|we) (?:get|end up with)\b"
     r"|\b(?:work out|figure out|calc(?:ulate)?) (?:the |my |our )?(?:total|bill|cost|amount|rate|dose)\b",
 )
 _ASKING_FOR_ME_EN = re.compile(r"\b(?:i|i'm|i've|my|me|we|our|us)\b")
