@@ -312,8 +312,7 @@ TOLD_NOT_ASKED = [
     ("机场那边堵不堵 有点慌", "live_data", "react"),
     # two things told apart are identified, not chosen
     ("red-tailed hawk vs red-shouldered hawk, how do you tell them apart in flight", "knowledge", "cot"),
-    missed("红薯和紫薯怎么区分", "knowledge", "cot", why="区分 is read by its words as coding (区分大小写)",
-           by="task fallback"),
+    ("红薯和紫薯怎么区分", "knowledge", "cot"),
     ("red-tailed or red-shouldered hawk: which should I put on the poster", "reasoning", "tot"),
     # a language pair written as codes
     ("FR>EN please, keep it formal: 'Nous vous remercions de votre patience.'", "translation", "cot"),
