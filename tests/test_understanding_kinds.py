@@ -323,3 +323,26 @@ TOLD_NOT_ASKED = [
 @pytest.mark.parametrize(("question", "task", "mode"), TOLD_NOT_ASKED)
 def test_feelings_told_two_things_told_apart_and_language_codes(question: str, task: str, mode: str) -> None:
     _reads(question, task, mode)
+
+
+ITEMS_GIVEN_AND_CODE_ASKED = [
+    # items of a given text picked by a condition: their prices and times are the text's, nothing to look up
+    ("这几条留言 只留下说到退款的：「几点发货」「我要退款」「今天金价多少」「退款什么时候到」", "extraction", "cot"),
+    ("from this sheet just give me the drivers that are over 11 hours: Lee 9.5, Ortiz 11.5, Park 12, Diaz 10", "extraction", "cot"),
+    ("who's under 2.0: ana 2.4, ben 1.8, cy 1.95, dee 2.1", "extraction", "cot"),
+    # a rule asked with "which ... should never", nothing to choose
+    ("which medicines should never be taken with grapefruit juice", "knowledge", "cot"),
+    ("which phone should I buy, the pixel or the iphone", "reasoning", "tot"),
+    # a formula or a program asked for is code, its sums the code's
+    ("excel formula: if A2 is over 100 put (A2-100)*0.1 in B2, else 0", "coding", "cot"),
+    ("wps怎么用公式把每个人的加班小时加起来", "coding", "cot"),
+    ("hw: write a C program that counts the vowels in a line", "coding", "cot"),
+    ("how do i make a telegram bot that replies with the weather", "coding", "cot"),
+    # a message to write, in a tone: the piece's tone, no text to rework
+    ("帮我给房东写条消息 说下个月想提前退租 语气客气一点", "writing", "cot"),
+]
+
+
+@pytest.mark.parametrize(("question", "task", "mode"), ITEMS_GIVEN_AND_CODE_ASKED)
+def test_items_given_rules_asked_and_code_asked_for(question: str, task: str, mode: str) -> None:
+    _reads(question, task, mode)

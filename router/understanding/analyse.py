@@ -84,6 +84,8 @@ _RIDDLE_CHARS = 160
 """A rate riddle is one short sentence; a long word problem repeats its numbers for other reasons."""
 _INTERJECTIONS = frozenset(f"feelings '{w}'" for w in ("lol", "haha", "lmao", "omg", "ugh", "哈哈", "rofl", "smh"))
 """The evidence of a feelings cue that is only an interjection."""
+_WHICH_NEVER = re.compile(r"\bwhich\b[^?]{0,40}?\b(?:should|must|can|may)(?:n't| never| not)\b|哪些[^？?]{0,12}(?:不能|不可以|千万别|禁止)")
+"""'which cleaning chemicals should never be mixed', '哪些药不能一起吃': a rule asked, nothing to choose."""
 _A_NOT_A = re.compile(r"([\u4e00-\u9fff])[不没]\1")
 """'堵不堵', '开没开': a Chinese question asked without a question mark."""
 _TELL_APART = ("tell apart", "tell them apart", "tell the difference", "id tips", "identification tips", "mix them up",
@@ -300,8 +302,11 @@ def _understand(text: str) -> Understanding:
 
     if options and scores["coding"] >= 3.0 and any(h in low for h in _CODE_HOW) and not any(a in low for a in _ALTERNATIVES):
         options = 0.0  # "linux 怎么查看端口被哪个进程占用": which process, asked inside a how-to, is no choice
-    if options and any(t in low for t in _TELL_APART) and given_text.choice_asked(low) is None:
-        options = 0.0  # "coopers hawk vs sharpie id tips? always mix them up": two things told apart, none chosen
+    if options and ((any(t in low for t in _TELL_APART) and given_text.choice_asked(low) is None)
+                    or _WHICH_NEVER.search(low) is not None):
+        # "coopers hawk vs sharpie id tips? always mix them up": two things told apart, none chosen; "which
+        # medicines should never be taken with grapefruit": a rule asked
+        options = 0.0
     # Options to weigh: their pressure also says "this is a decision", which is reasoning.
     if options:
         scores["reasoning"] += 0.5 * options
@@ -346,6 +351,8 @@ def _understand(text: str) -> Understanding:
         if (learned_reading.overrules(first, second, task)
                 and not (second[0] == "calc" and (readings.worked_in_steps(body, low) or readings.asks_meaning(low)
                                                   or readings.score_line(low) or not names.isdisjoint(_CODE_WRITTEN)))
+                and not (second[0] in learned_reading.TOOLS and task == "extraction" and material)
+                and not (second[0] == "tot" and _WHICH_NEVER.search(low) is not None)
                 and not (second[0] == "live" and (readings.past_era(low) or (not question_form and "feelings" in names
                                                                   and scores["live_data"] == 0
                                                                   and _A_NOT_A.search(low) is None)))
@@ -354,7 +361,9 @@ def _understand(text: str) -> Understanding:
                 and not (second[0] == "calc" and word_problem and second[2] < learned_reading.SURE_OF_STORY
                          and readings.names_someone(body))):
             # a sum inside code is the code's; "what do '1v9' and 'jg diff' mean" asks what words mean; a
-            # score's dash subtracts nothing; a past era's shops are history, feelings told look nothing up; code asked for with no text
+            # score's dash subtracts nothing; a past era's shops are history, feelings told look nothing up;
+            # the prices and times of a given text to pick from are the text's; "which X should never be mixed"
+            # asks for a rule, no choice; code asked for with no text
             # handed over ("wps表格 身份证号提取出生日期的公式") has no fields to fill; a given text put into a
             # named format (a csv, a table) is a record to fill, whatever its words; a word problem of named
             # people ("John takes care of 10 dogs ...") is a textbook's unless the words are surer

@@ -7,7 +7,7 @@ from __future__ import annotations
 TECHNICAL: tuple[tuple[str, str, float, str, str, str], ...] = (
     # --- coding --------------------------------------------------------------------------------
     ("coding", "programming vocabulary", 3.2,
-     "python|javascript|typescript|java|golang|in rust|rust code|using rust|rust function|rust program|rust crate|rust library|rust struct|rust trait|rust macro|rust project|rustc|borrow checker|c++|c#|kotlin|swift|php|ruby|scala|haskell|bash|shell script|"
+     "python|javascript|typescript|java|golang|c program|discord bot|discord.py|telegram bot|in rust|rust code|using rust|rust function|rust program|rust crate|rust library|rust struct|rust trait|rust macro|rust project|rustc|borrow checker|c++|c#|kotlin|swift|php|ruby|scala|haskell|bash|shell script|"
      "sql|mysql|postgres|postgresql|sqlite|regex|regular expression|html|css|react|vue|angular|django|flask|node|"
      "node.js|npm|pip|docker|kubernetes|k8s|git|github|api|endpoint|json schema|compile|compiler|runtime|debug|"
      "debugging|bug|stack trace|traceback|exception|segfault|null pointer|recursion|algorithm|data structure|"
@@ -30,8 +30,9 @@ TECHNICAL: tuple[tuple[str, str, float, str, str, str], ...] = (
     ("coding", "spreadsheet formula", 3.2,
      "index match|index/match|iferror|sumifs|countifs|averageif|averageifs|hlookup|importrange|arrayformula|"
      "conditional formatting|fill down|drag the formula|drag down the formula|spreadsheet formula|sheets formula|"
+     "excel formula|excel formulas|excel function|formula in excel|formula for excel|google sheets formula|"
      "col a|col b|col c|col d|column a|column b|column c|column d|in one cell|in another cell|in a separate cell",
-     "单元格|公式往下拉|公式下拉|下拉公式|拖动公式|填充公式|用excel|excel里|excel中|excel表|wps表格|谷歌表格|透视表|条件格式",
+     "单元格|公式往下拉|公式下拉|下拉公式|拖动公式|填充公式|用excel|excel里|excel中|excel表|excel怎么|用公式|wps表格|谷歌表格|透视表|条件格式",
      r"#(?:n/a|ref!|value!|div/0!|num!|spill!)|(?:^|[\s(（:：])=[a-z]{2,}[a-z0-9.]*\s*\("
      r"(?=[^)\n]{0,40}(?:\b[a-z]{1,3}\$?\d{1,6}\b|\b[a-z]{1,3}:[a-z]{1,3}\b|\"))"),
     ("coding", "implement", 1.8, "implement|implementing|implementation|optimized|optimise|optimize", "实现", ""),

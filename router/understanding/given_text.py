@@ -115,11 +115,13 @@ def fields_asked(low: str, has_cjk: bool) -> str | None:
 _CONDITION_EN = re.compile(
     r"\bwhich (?:of (?:these|them|those|my|our|your|the (?:following|above|below|list))|ones)\b|"
     r"\bwho (?:on|in|from) (?:this|the|my|our) (?:list|roster|sheet|group|team|class|table)\b|\bwho of (?:these|them|those)\b|"
+    r"\b(?:who|which ones?)(?:'s| is| are)? (?:above|below|over|under|at least|more than|less than|higher than|lower than)\b|"
     r"\bwhich (?:[a-z-]+ ){1,3}(?:in|on|from|of) (?:this|these|that|those|the following|the above|the list|my)\b|"
     r"\b(?:these|this list|the following|below)\b.{0,40}\bwhich [a-z-]+ (?:are|is|have|has|need|were|was|went)\b|"
     r"\b(?:only|just) (?:the|those|ones)\b|\b(?:keep|leave|show|list|give me) (?:only|just)\b|\bonly (?:keep|show|list)\b|\b(?:pick|filter|weed|single) out\b|\bfilter (?:the|these|this|for|by|to)\b|"
     r"\b(?:the ones|those|any|anything|anyone|everything|everyone|all (?:the )?[a-z-]+) (?:that|who|which|where) "
     r"(?!i |you |we )|"
+    r"\b(?:give|get|send|tell) me (?:only |just )?(?:the |any )[a-z-]+(?: [a-z-]+){0,4} (?:that|who|which|where) (?!i |you |we )|"
     r"\b(?:find|list|show|pull|mark|highlight|flag) (?:out )?(?:all |every |only )?(?:the |any )?"
     r"[a-z-]+(?: [a-z-]+){0,5} (?:that|who|which|where) (?!i |you |we )"
 )
@@ -129,9 +131,10 @@ _CONDITION_ZH = re.compile(
 )
 _CHOICE = re.compile(r"\b(?:should|best|better|worth|recommend|prefer|would you|go with|choose|cheapest|safest)\b|"
                      r"选哪|哪个好|哪家|推荐|值得|应该|更好|最好|划算|合适|买哪|比较")
-_ITEMS_AFTER = re.compile(r"(?<!\d):(?!\d(?![.、)）]))|(?<!\d)：|[?？\n]")
+_ITEMS_AFTER = re.compile(r"(?<!\d):(?!\d(?![.、)）]))|(?<=\d):(?= )|(?<!\d)：|[?？\n]")
 """A colon, a question mark or a line break before the items; a colon before a numbered list (":1.") too, and a
-full-width colon before any digit: "挑出来：3-201欠2个月 ..." lists rooms, where "3:30" is a time."""
+full-width colon before any digit: "挑出来：3-201欠2个月 ..." lists rooms, where "3:30" is a time; a colon after a
+figure and before a space ("who's above 1.2: jay 1.05, ...") too."""
 _SELECTION_HEAD = 160
 """The condition is stated in the request line, before the items it is applied to."""
 
