@@ -346,3 +346,26 @@ ITEMS_GIVEN_AND_CODE_ASKED = [
 @pytest.mark.parametrize(("question", "task", "mode"), ITEMS_GIVEN_AND_CODE_ASKED)
 def test_items_given_rules_asked_and_code_asked_for(question: str, task: str, mode: str) -> None:
     _reads(question, task, mode)
+
+
+SUMS_TOLD_AS_RIDDLES_OR_SCALES = [
+    # a sum told as a riddle is a trick to see through
+    ("brain teaser from my uncle: a bat and a ball cost $1.10, the bat costs $1.00 more than the ball. how much is the ball",
+     "maths", "cot"),
+    # a length through a scale is a calculator's
+    ("our train layout is 1:87 scale and the model engine is 22 cm, how long is the real locomotive in feet", "maths", "react"),
+    # a grand total on my own amounts, even with a form to fill after it
+    ("ordering 12 folders at $3.15 and 40 pens at $0.85 plus 6% tax, what's the final total for the requisition form",
+     "maths", "react"),
+    # columns named with pipes are the record's fields
+    ("into date | item | cost: 3/2 paint $48.20; 3/4 brushes $12; 3/9 tarp $19.99", "extraction", "few_shot"),
+    # whether, with "or just": the possible answers, not plans to choose between
+    missed("does renters insurance cover my bike if it's stolen from the street or just from inside the apartment",
+           "knowledge", "cot", why="a whether with 'or just' is read by its words as reasoning (its mode is right)",
+           by="task fallback"),
+]
+
+
+@pytest.mark.parametrize(("question", "task", "mode"), SUMS_TOLD_AS_RIDDLES_OR_SCALES)
+def test_riddles_scales_totals_columns_and_whether(question: str, task: str, mode: str) -> None:
+    _reads(question, task, mode)

@@ -55,6 +55,8 @@ _SCHEDULE_CHARS = 200
 _TEXT_TASKS = frozenset({"translation", "writing", "roleplay"})
 _HABITUAL = ("every night", "every morning", "each night", "always", "usually", "每天", "每晚", "总是", "经常", "老是")
 _PUZZLE = frozenset({"constraint puzzle", "deduction", "logic puzzle"})
+_RIDDLE_WORDS = ("riddle", "brain teaser", "brainteaser", "trick question", "puzzle", "谜语", "脑筋急转弯", "智力题")
+"""A sum told as a riddle is a trick to see through, worked in steps, not handed to a calculator."""
 _TOPICAL = frozenset({"world facts", "everyday know-how"})
 _TOPICAL_CHARS = 200
 """Topic nouns (a recipe, a river) say what a short question is about; in a long text or a word problem
@@ -86,6 +88,10 @@ _INTERJECTIONS = frozenset(f"feelings '{w}'" for w in ("lol", "haha", "lmao", "o
 """The evidence of a feelings cue that is only an interjection."""
 _WHICH_NEVER = re.compile(r"\bwhich\b[^?]{0,40}?\b(?:should|must|can|may)(?:n't| never| not)\b|哪些[^？?]{0,12}(?:不能|不可以|千万别|禁止)")
 """'which cleaning chemicals should never be mixed', '哪些药不能一起吃': a rule asked, nothing to choose."""
+_YES_NO = re.compile(r"(?:does|do|did|is|are|was|were|can|could|will|has|have)\b")
+_OR_JUST = re.compile(r"\bor (?:just|only|also|both|neither)\b")
+"""A question opening on its verb with "or just" asks whether ("does FDIC cover money market funds or just
+savings"): its "or" names the possible answers, not plans to choose between, unless choice words ask a pick."""
 _A_NOT_A = re.compile(r"([\u4e00-\u9fff])[不没]\1")
 """'堵不堵', '开没开': a Chinese question asked without a question mark."""
 _TELL_APART = ("tell apart", "tell them apart", "tell the difference", "id tips", "identification tips", "mix them up",
@@ -252,6 +258,8 @@ def _understand(text: str) -> Understanding:
             # money, whose amounts are its premises; a note with no question mark ("take the lump sum or the
             # annuity") asks it just the same, unless it asks for a computation
             exact = None
+        if exact and any(w in low for w in _RIDDLE_WORDS):
+            exact = None  # "riddle a customer told me: ... a fake $100 bill ... how much did he lose": a trick to see
         if exact:
             constraints.add("exact_figure")
             scores["maths"] += 3.6
@@ -351,8 +359,10 @@ def _understand(text: str) -> Understanding:
         if (learned_reading.overrules(first, second, task)
                 and not (second[0] == "calc" and (readings.worked_in_steps(body, low) or readings.asks_meaning(low)
                                                   or readings.score_line(low) or not names.isdisjoint(_CODE_WRITTEN)))
-                and not (second[0] in learned_reading.TOOLS and task == "extraction" and material)
-                and not (second[0] == "tot" and _WHICH_NEVER.search(low) is not None)
+                and not (second[0] in learned_reading.TOOLS and "selection" in constraints and material)
+                and not (second[0] == "tot" and (_WHICH_NEVER.search(low) is not None
+                                                 or (_YES_NO.match(low) is not None and _OR_JUST.search(low) is not None
+                                                     and given_text.choice_asked(low) is None)))
                 and not (second[0] == "live" and (readings.past_era(low) or (not question_form and "feelings" in names
                                                                   and scores["live_data"] == 0
                                                                   and _A_NOT_A.search(low) is None)))
@@ -362,8 +372,8 @@ def _understand(text: str) -> Understanding:
                          and readings.names_someone(body))):
             # a sum inside code is the code's; "what do '1v9' and 'jg diff' mean" asks what words mean; a
             # score's dash subtracts nothing; a past era's shops are history, feelings told look nothing up;
-            # the prices and times of a given text to pick from are the text's; "which X should never be mixed"
-            # asks for a rule, no choice; code asked for with no text
+            # the prices and times of items given to pick from are the items'; "which X should never be mixed"
+            # asks for a rule, no choice, and "does X cover A or just B" whether; code asked for with no text
             # handed over ("wps表格 身份证号提取出生日期的公式") has no fields to fill; a given text put into a
             # named format (a csv, a table) is a record to fill, whatever its words; a word problem of named
             # people ("John takes care of 10 dogs ...") is a textbook's unless the words are surer

@@ -95,6 +95,8 @@ def exact_figure(c: Compiled, body: str, low: str, window: str, digits: bool, pr
         exact = f"savings growth at a rate, {len(numbers)} inputs"
     elif converted := readings.unit_conversion(low):
         exact = f"conversion '{converted}'"
+    elif not explaining and (scaled := readings.scale_conversion(low)):
+        exact = f"a length through a scale '{scaled}'"
     elif has_cjk and (total := readings.unit_total(low)):
         exact = f"a unit price times a quantity '{total}'"
     elif sum(n[0].isdigit() for n in numbers) >= 2 and not explaining and (sum_asked := readings.practical_sum(low, has_cjk, body)):

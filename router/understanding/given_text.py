@@ -88,6 +88,10 @@ def earliest(low: str, terms: tuple[str, ...]) -> int:
     return min((at for at in map(low.find, terms) if at != -1), default=-1)
 
 
+_PIPED_COLUMNS = re.compile(r"[\w#.]+(?: [\w#.]+){0,2} ?\| ?[\w#.]+(?: [\w#.]+){0,2} ?\| ?[\w#.]+(?: [\w#.]+){0,2}\s*$")
+"""Column names separated by pipes, ending the request line: the record's fields."""
+
+
 def fields_asked(low: str, has_cjk: bool) -> str | None:
     """The fields of a record named before a colon, the record after it: "who is the buyer and the seller in
     this contract: ...", "each tool with its quantity: ...", "这份判决书的原告、被告是谁：..." (the request
@@ -102,6 +106,8 @@ def fields_asked(low: str, has_cjk: bool) -> str | None:
         return spaced.group(0)
     if (each := _EACH_WITH_ITS.search(head)) is not None and colon - each.end() <= 20:
         return each.group(0)
+    if head.count("|") >= 2 and (columns := _PIPED_COLUMNS.search(head)) is not None:
+        return columns.group(0)  # "put into vendor | invoice # | amount: Sysco inv 44821 $1,203.50; ...": columns
     ask = _FIELD_ASK.search(head, 0, 60)
     if ask is None or _NOT_FIELDS.search(head) is not None:
         return None

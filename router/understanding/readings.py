@@ -178,7 +178,8 @@ _TEXTBOOK_ZH = ("小明", "小红", "小华", "小刚", "小丽", "小强", "小
 
 
 _FIGURE_ASKED_EN = LazyPattern(
-    r"\bhow (?:many|much)\b|\bwhat(?:'s| is| are| was|s)? (?:the |my |our |his |her |their |a )?(?:total|rate|gross|net|bill|"
+    r"\bhow (?:many|much)\b|\bwhat(?:'s| is| are| was|s)? (?:the |my |our |his |her |their |a )?(?:grand |final |overall |actual )?"
+    r"(?:total|rate|gross|net|bill|"
     r"invoice|value|cost|price|fee|balance|dose|profit|margin|abv|amount|pay|cut|share)\b|\bwhat (?:total|rate|amount)\b"
     r"|\bwhat (?:[a-z]+ )?(?:%|percent|percentage)(?= do| is| would| should| will| does| of| to)"
     r"|\bwhat (?:[a-z/]+ ){1,4}(?:do|would|will|should) (?:i|we) (?:get|end up with)\b"
@@ -296,6 +297,23 @@ def practical_sum(low: str, has_cjk: bool, text: str) -> str | None:
     return found.group(0) if found else None
 
 
+_SCALE = LazyPattern(r"(?<![\d:.])1\s*[:：]\s*\d{1,7}(?![\d:])(?=[^?？]{0,40}?(?:scale|比例|模型|model|map|地图))"
+                     r"|\b(?:scale|比例尺)\s*(?:of\s*)?1\s*[:：比/]\s*\d{1,7}|\b1/\d{1,4} scale\b")
+_SCALED_AMOUNT = LazyPattern(r"\d+(?:\.\d+)?\s*(?:cm|mm|m|km|inches|inch|in|ft|feet|foot|厘米|毫米|米|公里)(?![a-z])")
+_REAL_ASKED = ("how long", "how far", "how big", "how tall", "how wide", "how high", "real ", "actual", "in real life",
+               "多长", "多远", "多大", "多高", "多宽", "实际", "真实")
+
+
+def scale_conversion(low: str) -> str | None:
+    """'the 1:25 scale model is 147 cm long, how long was the real ship in meters': a length through a scale."""
+    if ":" not in low and "：" not in low and "/" not in low:
+        return None
+    found = _SCALE.search(low)
+    if found is None or _SCALED_AMOUNT.search(low) is None or not any(r in low for r in _REAL_ASKED):
+        return None
+    return found.group(0)
+
+
 def unit_total(low: str) -> str | None:
     """A total asked from a unit price and a quantity."""
     found = _UNIT_TOTAL.search(low)
@@ -318,5 +336,5 @@ def clock_now(low: str) -> bool:
     return _NOW_CLOCK.search(low) is not None
 
 
-__all__ = ["asks_meaning", "calendar_arithmetic", "clock_now", "current_value", "inline_options", "names_someone", "past_era", "practical_sum", "rate_riddle", "recent_result", "score_line",
+__all__ = ["asks_meaning", "calendar_arithmetic", "clock_now", "current_value", "inline_options", "names_someone", "past_era", "practical_sum", "rate_riddle", "recent_result", "scale_conversion", "score_line",
            "story_problem", "unit_conversion", "unit_total", "worked_in_steps", "zh_conversion"]
