@@ -240,7 +240,8 @@ HELD_OUT_FLOOR = {"natural_holdout7": 0.9, "natural_holdout14": 0.9, "natural_ho
                   "natural_holdout33": 0.9, "natural_holdout34": 0.9,
                   "natural_holdout35": 0.9, "natural_holdout36": 0.9, "natural_holdout37": 0.9, "natural_holdout38": 0.9,
                   "natural_holdout39": 0.9, "natural_holdout40": 0.9,
-                  "natural_holdout41": 0.9, "natural_holdout42": 0.9}
+                  "natural_holdout41": 0.9, "natural_holdout42": 0.9,
+                  "natural_holdout43": 0.9, "natural_holdout44": 0.9}
 """natural_holdout.jsonl was written before issue 17's first round; natural_holdout2-6 each before one
 pass of the second round's changes (and then used to find misses, >= 0.95 per language since);
 natural_holdout7 after the last pass, never used to fix anything: its first run, 41/44 en (0.932) and
@@ -315,7 +316,11 @@ natural_holdout41 (truck drivers, warehouse pickers, guards, housekeepers, 货�
 (teenagers, freshmen, exchange students, esports players, 初中生, 留学生, 追星族, 二次元), 160 each, written blind the
 same way, had their one first run on main 12b228c: 77/80 en, 80/80 zh; 80/80, 79/80, so 157/160 en (0.981) and
 159/160 zh (0.994) (main 523dc2f: 156, 158); floor 0.9; their misses were then used to find kinds (main b542e03),
-and the model was refitted with them.
+and the model was refitted with them. natural_holdout43 (retirees, insurance agents, tax preparers, 退休阿姨, 会计,
+炒股大爷, 小卖部老板) and 44 (researchers, grad students, science teachers, docents, 研究生, 博导, 博物馆讲解员), 160
+each, written blind the same way, had their one first run on main 2a2c347: 77/80 en, 80/80 zh; 78/80, 80/80, so
+155/160 en (0.969) and 160/160 zh (main 523dc2f: 156, 159); floor 0.9; their misses were then used to find kinds
+(main 78fe1ea), and the model was refitted with them.
 See bench/eval_modes.py."""
 
 

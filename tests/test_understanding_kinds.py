@@ -369,3 +369,19 @@ SUMS_TOLD_AS_RIDDLES_OR_SCALES = [
 @pytest.mark.parametrize(("question", "task", "mode"), SUMS_TOLD_AS_RIDDLES_OR_SCALES)
 def test_riddles_scales_totals_columns_and_whether(question: str, task: str, mode: str) -> None:
     _reads(question, task, mode)
+
+
+WORDS_GUESSED_NOT_FOUND = [
+    # a weekday given and another asked of it is a riddle with its own calendar
+    ("昨天是周五的话 后天是周几", "reasoning", "cot"),
+    ("今天的后天是星期三，那昨天是星期几", "reasoning", "cot"),
+    ("今天星期几", "live_data", "react"),
+    # a fever's first aid is no weather
+    ("宝宝发烧了 物理降温具体要怎么做", "knowledge", "cot"),
+    ("明天降温吗 要不要穿羽绒服", "live_data", "react"),
+]
+
+
+@pytest.mark.parametrize(("question", "task", "mode"), WORDS_GUESSED_NOT_FOUND)
+def test_a_given_weekday_and_first_aid_words(question: str, task: str, mode: str) -> None:
+    _reads(question, task, mode)

@@ -69,6 +69,8 @@ def family_hits(
     if has_cjk:
         zh = c.zh
         terms_in = _TITLE.sub("《》", low) if "《" in low else low
+        if "物理降温" in terms_in:
+            terms_in = terms_in.replace("物理降温", "物理散热")  # a fever's first aid, no weather
         for char in sorted(c.zh_first.intersection(terms_in)):
             for term, indices in zh[char]:
                 if term in terms_in:

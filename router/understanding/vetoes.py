@@ -1,0 +1,58 @@
+"""When the words' second reading may not replace what the cues read.
+
+The learned reading (``router.understanding.learned_reading``) knows a question by its words and character
+pairs. Where a structure of the text says what the work is and the words say otherwise, the structure
+wins: each rule here is a kind a first run found the words misread, fixed by its shape, not its words.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Set
+
+from router.understanding import given_text, learned_reading, readings
+
+CODE_WRITTEN = frozenset({"code marks", "spreadsheet formula"})
+"""Code or a formula written out: the sums in it are its own."""
+_TEXT_READINGS = frozenset({"extraction", "select"})
+"""The learned readings that work on a given text: fields to fill, items kept by a condition."""
+WHICH_NEVER = re.compile(r"\bwhich\b[^?]{0,40}?\b(?:should|must|can|may)(?:n't| never| not)\b|哪些[^？?]{0,12}(?:不能|不可以|千万别|禁止)")
+"""'which cleaning chemicals should never be mixed', '哪些药不能一起吃': a rule asked, nothing to choose."""
+_YES_NO = re.compile(r"(?:does|do|did|is|are|was|were|can|could|will|has|have)\b")
+_OR_JUST = re.compile(r"\bor (?:just|only|also|both|neither)\b")
+"""A question opening on its verb with "or just" asks whether ("does FDIC cover money market funds or just
+savings"): its "or" names the possible answers, not plans to choose between, unless choice words ask a pick."""
+_A_NOT_A = re.compile(r"([\u4e00-\u9fff])[不没]\1")
+"""'堵不堵', '开没开': a Chinese question asked without a question mark."""
+
+
+def vetoed(second: tuple[str, str, float], *, task: str, constraints: Set[str], names: Set[str],
+           scores: Mapping[str, float], low: str, body: str, material: bool, question_form: bool,
+           word_problem: bool) -> bool:
+    """Whether the cues' reading of ``body`` stands against the learned reading ``second`` (reading, mode,
+    probability), however sure the words are."""
+    reading = second[0]
+    if reading == "calc":
+        # a textbook's story or the way asked for is worked in steps; "what do '1v9' and 'jg diff' mean" asks
+        # what words mean; a score's dash subtracts nothing; a sum inside code is the code's; a word problem of
+        # named people ("John takes care of 10 dogs ...") is a textbook's unless the words are surer
+        if (readings.worked_in_steps(body, low) or readings.asks_meaning(low) or readings.score_line(low)
+                or not names.isdisjoint(CODE_WRITTEN)):
+            return True
+        if word_problem and second[2] < learned_reading.SURE_OF_STORY and readings.names_someone(body):
+            return True
+    if reading in learned_reading.TOOLS and "selection" in constraints and material:
+        return True  # the prices and times of items given to pick from are the items'
+    if reading == "tot" and (WHICH_NEVER.search(low) is not None or (
+            _YES_NO.match(low) is not None and _OR_JUST.search(low) is not None and given_text.choice_asked(low) is None)):
+        return True  # "which X should never be mixed" asks for a rule; "does X cover A or just B" whether
+    if reading == "live" and (readings.past_era(low) or (
+            not question_form and "feelings" in names and scores["live_data"] == 0 and _A_NOT_A.search(low) is None)):
+        return True  # a past era's shops are history; feelings told look nothing up
+    if reading in _TEXT_READINGS and not material and not names.isdisjoint(CODE_WRITTEN):
+        return True  # code asked for with no text handed over ("wps表格 身份证号提取出生日期的公式") has no fields
+    # a given text put into a named format (a csv, a table) is a record to fill, whatever its words
+    return second[1] == "cot" and task == "extraction" and "format" in constraints and material
+
+
+__all__ = ["CODE_WRITTEN", "WHICH_NEVER", "vetoed"]
