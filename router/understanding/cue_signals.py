@@ -135,6 +135,7 @@ OPTION_FAMILIES: tuple[tuple[str, float, str, str, str], ...] = (
 # A family's pattern runs only when one of its hints is in the text: most texts lack all of them,
 # and a substring test costs far less than a regex scan.
 HINTS: dict[str, tuple[str, ...]] = {
+    "genre heading": (":",),
     "say it in a language": (*_LANGS.split(), *_ZH_LANGS.split("|"), "意思", ">", "→", "译"),
     "quoted meaning": ("mean",),
     "greeting/thanks": ("morning", "mornin", "afternoon", "evening", "night"),

@@ -168,10 +168,13 @@ _PRACTICAL_EN = LazyPattern(
     r"^(?:quick (?:calc|math|maths)|calc|payroll(?: check)?|timesheet(?: check)?|sanity check(?: the math)?)\b"
     r"|\b(?:gross|net|take[- ]home) pay\b|\bhow much (?:do|will|would|should|did) (?:i|we) (?:make|earn|get|owe|pay|charge|clear|net)\b"
     r"|\bwhat (?:do|will|would|did) (?:i|we) (?:actually |really |even |roughly )?(?:make|earn|owe|clear|net)\b|\bwhat'?s my (?:pay|commission|cut|total)\b"
-    r"|\b(?:what|how much) (?:do|does|will|would|did|should) (?:they|he|she|the (?:patron|customer|client|tenant|guest|member))"
-    r" owe\b|\btotal (?:owed|due)\b"
     r"|\bpro[- ]?rat(?:a|ed)\b|\bprorat(?:e|ed|ion)\b",
 )
+_OWED_EN = LazyPattern(
+    r"\b(?:what|how much) (?:do|does|will|would|did|should) (?:they|he|she|the (?:patron|customer|client|tenant|guest|member))"
+    r" owe\b|\btotal (?:owed|due)\b"
+)
+"""A bill owed by someone served ("what do they owe total?", "total due"): searched only where "owe" or "due" is."""
 _FIRST_PERSON = re.compile(r"\b(?:i|i'm|my|we|our)\b")
 _ASKER_ZH = ("我", "咱", "今天", "这单", "这趟", "这个月", "本月", "这周", "上个月", "上周", "这次")
 _TEXTBOOK_ZH = ("小明", "小红", "小华", "小刚", "小丽", "小强", "小芳", "某", "甲", "乙", "应用题", "同学")
@@ -286,7 +289,7 @@ def practical_sum(low: str, has_cjk: bool, text: str) -> str | None:
             asked = DEMONSTRATIVE_FEW.sub("", low)  # "这几个岗位里 哪些是...": these few, no count asked
             return next((k for k in _FIGURE_ASKED_ZH if k in asked), None)
     else:
-        found = _PRACTICAL_EN.search(low)
+        found = _PRACTICAL_EN.search(low) or (_OWED_EN.search(low) if " owe" in low or " due" in low else None)
         if found and ((found.group(0).endswith(" pay") and not _FIRST_PERSON.search(low))
                       or (found.group(0).endswith(" owe") and story_problem(text, low))):
             return None  # "Peter works 38 hours ... his gross pay": a textbook's worker, worked in steps
@@ -300,16 +303,18 @@ def practical_sum(low: str, has_cjk: bool, text: str) -> str | None:
 _SCALE = LazyPattern(r"(?<![\d:.])1\s*[:：]\s*\d{1,7}(?![\d:])(?=[^?？]{0,40}?(?:scale|比例|模型|model|map|地图))"
                      r"|\b(?:scale|比例尺)\s*(?:of\s*)?1\s*[:：比/]\s*\d{1,7}|\b1/\d{1,4} scale\b")
 _SCALED_AMOUNT = LazyPattern(r"\d+(?:\.\d+)?\s*(?:cm|mm|m|km|inches|inch|in|ft|feet|foot|厘米|毫米|米|公里)(?![a-z])")
+_SCALE_WORDS = ("scale", "比例", "模型", "model", "map", "地图")
 _REAL_ASKED = ("how long", "how far", "how big", "how tall", "how wide", "how high", "real ", "actual", "in real life",
                "多长", "多远", "多大", "多高", "多宽", "实际", "真实")
 
 
 def scale_conversion(low: str) -> str | None:
     """'the 1:25 scale model is 147 cm long, how long was the real ship in meters': a length through a scale."""
-    if ":" not in low and "：" not in low and "/" not in low:
+    if (("1:" not in low and "1：" not in low and "1/" not in low and "1 :" not in low)
+            or not any(r in low for r in _REAL_ASKED) or not any(w in low for w in _SCALE_WORDS)):
         return None
     found = _SCALE.search(low)
-    if found is None or _SCALED_AMOUNT.search(low) is None or not any(r in low for r in _REAL_ASKED):
+    if found is None or _SCALED_AMOUNT.search(low) is None:
         return None
     return found.group(0)
 
