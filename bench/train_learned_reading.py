@@ -56,7 +56,9 @@ FIRST_RUNS = {"natural_holdout18": "e16fe3a", "natural_holdout19": "28d31fb", "n
               "natural_holdout37": "8cba33a", "natural_holdout38": "8cba33a",
               "natural_holdout39": "4155d35", "natural_holdout40": "4155d35",
               "natural_holdout41": "12b228c", "natural_holdout42": "12b228c",
-              "natural_holdout43": "2a2c347", "natural_holdout44": "2a2c347"}
+              "natural_holdout43": "2a2c347", "natural_holdout44": "2a2c347",
+              "natural_holdout45": "927d626", "natural_holdout46": "927d626",
+              "natural_holdout47": "0951826", "natural_holdout48": "0951826"}
 """Each set and the commit its first run was made on (bench/eval_modes.py's docstring records them)."""
 
 
