@@ -385,3 +385,29 @@ WORDS_GUESSED_NOT_FOUND = [
 @pytest.mark.parametrize(("question", "task", "mode"), WORDS_GUESSED_NOT_FOUND)
 def test_a_given_weekday_and_first_aid_words(question: str, task: str, mode: str) -> None:
     _reads(question, task, mode)
+
+
+KINDS_OF_THE_LAST_SETS = [
+    # a list first, then the condition asked of its items
+    missed("quotes for the fence: Ortega $4,100, BuildRight $3,650, Lane & Sons $5,200. which ones are under our $4k "
+           "budget", "extraction", "cot", why="'quotes for' is read as a genre to write (quotations)", by="cue tables"),
+    ("bids for the fence: Ortega $4,100, BuildRight $3,650, Lane & Sons $5,200. which ones are under our $4k budget",
+     "extraction", "cot"),
+    ("把没交物业费的帮我标出来：1栋王姐 已交；2栋老李 未交；3栋小陈 未交", "extraction", "cot"),
+    # a dilemma told is a choice to weigh
+    ("my dilemma: take the night shift for the extra $3/hr or keep days so I can do school pickup", "reasoning", "tot"),
+    # a figure asked of given amounts, however it is worded
+    missed("she gets 112.50 a fortnight, what does that come to over a year", "maths", "react",
+           why="the words take the cues' sum away at 0.96 (the tool bar is 0.9)"),
+    ("paycheck 1840, rent 950, car 310, phone 65. what's left for groceries", "maths", "react"),
+    # a past decade in the past tense is history; the same words of a forecast are weather
+    ("what were dance halls like in the 40s", "humanities", "cot"),
+    # a train, bus or flight tonight is looked up
+    ("buses portland to seattle tomorrow? need one before noon", "live_data", "react"),
+    ("what's the hsa contribution limit this year", "live_data", "react"),
+]
+
+
+@pytest.mark.parametrize(("question", "task", "mode"), KINDS_OF_THE_LAST_SETS)
+def test_trailing_conditions_dilemmas_sums_decades_and_trips(question: str, task: str, mode: str) -> None:
+    _reads(question, task, mode)

@@ -39,7 +39,7 @@ SIGNALS: tuple[tuple[str, str, str], ...] = (
     ("deictic",
      "now|right now|rn|atm|today|tonight|currently|current|latest|live|real-time|realtime|at the moment|this week|"
      "this weekend|tomorrow|tmrw|tmr|tonite|this morning|this afternoon|this evening|as of now|at present|so far today|"
-     "these days|nowadays|this minute|this second",
+     "these days|nowadays|this minute|this second|this year",
      "今天|现在|目前|当前|最新|实时|此刻|今晚|明天|这周|本周|今日|今早|这会儿|眼下|刚刚|刚才"),
     ("advice modal", "should|ought to|is it ok|is it okay|is it reasonable", "该|应该|合理"),
     ("conversion", "convert|unit conversion|conversion of|conversion from|conversion chart|in celsius|in fahrenheit|in kelvin|to celsius|to fahrenheit|in km|in miles|"
@@ -124,7 +124,8 @@ OPTION_FAMILIES: tuple[tuple[str, float, str, str, str], ...] = (
      "decision|pick the|choose the|select the|most feasible|most practical|most viable|most promising|most realistic",
      "最优|最好|最佳|最合适|最划算|最有效|最可行|最靠谱|最实际|排序|排个序|排名|优先级|评估|推荐|决策|选出|选一个|选出最|挑出最", ""),
     ("decision request", 1.6,
-     "help me decide|help me think|help me weigh|help me figure out whether|help me figure out if|talk me through",
+     "help me decide|help me think|help me weigh|help me figure out whether|help me figure out if|talk me through|"
+     "dilemma|torn between|can't decide|cant decide|can't make up my mind",
      "帮我分析|帮我参谋|参谋一下|出出主意|值得吗|划不划算|帮我想想", ""),
     ("brainstorm/plan", 1.8,
      "brainstorm|propose|come up with|suggest|plan a|plan an|plan the|plan my|plan our|design a|design an|"
@@ -174,7 +175,8 @@ HINTS: dict[str, tuple[str, ...]] = {
     "historical date": ("in", "during", "since", "after", "before", "of"),
     "explain": ("how",),
     "live-data noun": ("how", "is"),
-    "fare search": ("cheapest", "cheap", "lowest", "flight", "flights", "机票", "酒店", "车票", "门票", "航班"),
+    "fare search": ("cheapest", "cheap", "lowest", "flight", "flights", "train", "trains", "buses", "ferry", "ferries",
+                    "机票", "酒店", "车票", "门票", "航班"),
     "weather verb": ("rain", "snow", "freeze", "frost", "hail", "storm", "drizzle", "pour"),
     "temperature question": ("度",),
     "news": ("最新", "latest", "消息", "政策", "新规", "通知", "公告", "动静", "新闻", "earthquake", "earthquakes", "quake",

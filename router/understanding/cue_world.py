@@ -94,7 +94,9 @@ WORLD: tuple[tuple[str, str, float, str, str, str], ...] = (
      r"(?:这个|本|这)赛季.{0,8}(?:怎么样|如何|表现|战绩|排第几|排名)"),
     ("live_data", "fare search", 3.0, "", "",
      r"\b(?:cheapest|cheap|lowest) (?:[\w-]+ ){0,2}(?:flights?|fares?|airfares?|hotels?|tickets?|rooms?)\b|"
-     r"\bflights? from [a-z]+(?: [a-z]+)? to [a-z]+|(?:最便宜|便宜|特价)的?(?:机票|酒店|车票|门票|航班)|(?:机票|酒店|车票)(?:现在)?多少钱"),
+     r"\bflights? from [a-z]+(?: [a-z]+)? to [a-z]+|(?:最便宜|便宜|特价)的?(?:机票|酒店|车票|门票|航班)|(?:机票|酒店|车票)(?:现在)?多少钱|"
+     r"\b(?:trains?|flights?|buses|ferry|ferries) (?:from )?[a-z]+(?: [a-z]+)? to [a-z]+(?: [a-z]+)? "
+     r"(?:tonight|today|tomorrow|tmrw|this (?:morning|afternoon|evening|weekend)|now|rn)\b"),
     ("live_data", "lookup verb", 1.8, "look up|lookup|search|search for|google it|google this|fetch|find out|browse",
      "查一下|查询|查查|查下|搜索|搜一下|帮我查|上网查|检索", ""),
     # --- schedule: an explicit request to file a dated item -------------------------------------

@@ -132,7 +132,7 @@ _CONDITION_EN = re.compile(
     r"[a-z-]+(?: [a-z-]+){0,5} (?:that|who|which|where) (?!i |you |we )"
 )
 _CONDITION_ZH = re.compile(
-    r"(?<![有些])哪(?:些|几)|的(?:都|全|全部|统统)?(?:挑|找|选|筛|拎|摘|标|列)出|把[^，,。：:\s]{1,10}(?:挑|筛|拣)出|(?:挑|找|筛|拣|选)出[^，,。：:\s]{1,12}的那?(?:几|些)|提到的|只(?:要|把|列|挑|留|看|保留)|筛选|筛出|筛一下|过滤|"
+    r"(?<![有些])哪(?:些|几)|的(?:都|全|全部|统统)?(?:帮我|给我)?(?:挑|找|选|筛|拎|摘|标|列)出|把[^，,。：:\s]{1,10}(?:挑|筛|拣)出|(?:挑|找|筛|拣|选)出[^，,。：:\s]{1,12}的那?(?:几|些)|提到的|只(?:要|把|列|挑|留|看|保留)|筛选|筛出|筛一下|过滤|"
     r"(?:符合|满足|属于|包含|含有?|提到|涉及|超过|低于|高于|不到|大于|小于|没有?|还没|未)[^，,。：:\s]{1,12}的"
 )
 _CHOICE = re.compile(r"\b(?:should|best|better|worth|recommend|prefer|would you|go with|choose|cheapest|safest)\b|"
@@ -141,6 +141,10 @@ _ITEMS_AFTER = re.compile(r"(?<!\d):(?!\d(?![.、)）]))|(?<=\d):(?= )|(?<!\d)�
 """A colon, a question mark or a line break before the items; a colon before a numbered list (":1.") too, and a
 full-width colon before any digit: "挑出来：3-201欠2个月 ..." lists rooms, where "3:30" is a time; a colon after a
 figure and before a space ("who's above 1.2: jay 1.05, ...") too."""
+_TRAILING_CONDITION = re.compile(r"[.;?]\s+(?:so |and |now )?(?:which ones|which of (?:them|these|those))\b[^.?\n]{0,40}?"
+                                 r"\b(?:under|over|above|below|more than|less than|at least|at most|within|past|before|after)\b"
+                                 r"[^.?\n]{1,60}[?.]?\s*$")
+"""A list first, then the condition asked of its items in a closing sentence."""
 _SELECTION_HEAD = 160
 """The condition is stated in the request line, before the items it is applied to."""
 
@@ -164,4 +168,7 @@ def condition_asked(body: str, low: str, has_cjk: bool) -> str | None:
     if _CHOICE.search(head) is not None:
         return None
     found = _CONDITION_EN.search(head) or (_CONDITION_ZH.search(head) if has_cjk else None)
+    if found is None and not has_cjk and (tail := _TRAILING_CONDITION.search(low, marker.end())) is not None \
+            and _CHOICE.search(tail.group(0)) is None:
+        return tail.group(0).strip()  # "bids ...: Acme $212k, ... which ones came in under our 200k cap"
     return found.group(0).strip() if found is not None else None
