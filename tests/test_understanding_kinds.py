@@ -397,8 +397,7 @@ KINDS_OF_THE_LAST_SETS = [
     # a dilemma told is a choice to weigh
     ("my dilemma: take the night shift for the extra $3/hr or keep days so I can do school pickup", "reasoning", "tot"),
     # a figure asked of given amounts, however it is worded
-    missed("she gets 112.50 a fortnight, what does that come to over a year", "maths", "react",
-           why="the words take the cues' sum away at 0.96 (the tool bar is 0.9)"),
+    ("she gets 112.50 a fortnight, what does that come to over a year", "maths", "react"),
     ("paycheck 1840, rent 950, car 310, phone 65. what's left for groceries", "maths", "react"),
     # a past decade in the past tense is history; the same words of a forecast are weather
     ("what were dance halls like in the 40s", "humanities", "cot"),

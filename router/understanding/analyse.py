@@ -215,11 +215,13 @@ def _understand(text: str) -> Understanding:
     day_words = sum(1 for d in _DAY_WORDS if d in low)
     # "今天的前天是周一，那大后天是周几": a weekday given, another asked of it
     given_day = day_words >= 2 and _WEEKDAY_GIVEN.search(low) is not None and any(a in low for a in _WEEKDAY_ASKED)
-    if (hypothetical and day_words + (1 if _WEEKDAY.search(low) else 0) >= 3) or given_day:
+    own_calendar = (hypothetical and day_words + (1 if _WEEKDAY.search(low) else 0) >= 3) or given_day
+    if own_calendar:
         scores["reasoning"] += 3.0
         scores["live_data"] = min(scores["live_data"], 1.0)
         evidence.append(("reasoning", "a riddle about days", 3.0))
     elif digits and readings.calendar_arithmetic(low):  # "what day is it 45 days after a tuesday"
+        own_calendar = True
         scores["reasoning"] += 3.0
         scores["live_data"] = min(scores["live_data"], 1.0)
         evidence.append(("reasoning", "counting days from a given weekday", 3.0))
@@ -358,7 +360,8 @@ def _understand(text: str) -> Understanding:
         # Handmade - which first" is worded like writing): held to the plain bar
         if (learned_reading.overrules(first, second, "" if task == guessed else task)
                 and not vetoed(second, task=task, constraints=constraints, names=names, scores=scores, low=low, body=body,
-                               material=material, question_form=question_form, word_problem=word_problem)):
+                               material=material, question_form=question_form, word_problem=word_problem,
+                               own_calendar=own_calendar)):
             task = learned_reading.revise(second[0], task, constraints, scores, body)
             scores[task] = max(scores.values()) + 0.5
             evidence.append((task, f"worded like {second[0]} questions ({second[2]:.2f})", scores[task]))

@@ -28,7 +28,7 @@ _A_NOT_A = re.compile(r"([\u4e00-\u9fff])[不没]\1")
 
 def vetoed(second: tuple[str, str, float], *, task: str, constraints: Set[str], names: Set[str],
            scores: Mapping[str, float], low: str, body: str, material: bool, question_form: bool,
-           word_problem: bool) -> bool:
+           word_problem: bool, own_calendar: bool = False) -> bool:
     """Whether the cues' reading of ``body`` stands against the learned reading ``second`` (reading, mode,
     probability), however sure the words are."""
     reading = second[0]
@@ -46,9 +46,9 @@ def vetoed(second: tuple[str, str, float], *, task: str, constraints: Set[str], 
     if reading == "tot" and (WHICH_NEVER.search(low) is not None or (
             _YES_NO.match(low) is not None and _OR_JUST.search(low) is not None and given_text.choice_asked(low) is None)):
         return True  # "which X should never be mixed" asks for a rule; "does X cover A or just B" whether
-    if reading == "live" and (readings.past_era(low) or (
+    if reading == "live" and (own_calendar or readings.past_era(low) or (
             not question_form and "feelings" in names and scores["live_data"] == 0 and _A_NOT_A.search(low) is None)):
-        return True  # a past era's shops are history; feelings told look nothing up
+        return True  # a riddle gives its own calendar; a past era's shops are history; feelings told look nothing up
     if reading in _TEXT_READINGS and not material and not names.isdisjoint(CODE_WRITTEN):
         return True  # code asked for with no text handed over ("wps表格 身份证号提取出生日期的公式") has no fields
     # a given text put into a named format (a csv, a table) is a record to fill, whatever its words
