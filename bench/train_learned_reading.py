@@ -58,7 +58,9 @@ FIRST_RUNS = {"natural_holdout18": "e16fe3a", "natural_holdout19": "28d31fb", "n
               "natural_holdout41": "12b228c", "natural_holdout42": "12b228c",
               "natural_holdout43": "2a2c347", "natural_holdout44": "2a2c347",
               "natural_holdout45": "927d626", "natural_holdout46": "927d626",
-              "natural_holdout47": "0951826", "natural_holdout48": "0951826"}
+              "natural_holdout47": "0951826", "natural_holdout48": "0951826",
+              "natural_holdout49": "58cf63a", "natural_holdout50": "58cf63a",
+              "natural_holdout51": "58cf63a", "natural_holdout52": "58cf63a"}
 """Each set and the commit its first run was made on (bench/eval_modes.py's docstring records them)."""
 
 
