@@ -30,7 +30,7 @@ from router.understanding import fallback as task_fallback
 from router.understanding import figures, given_text, learned_reading, readings, timely
 from router.understanding.casual import restore_apostrophes
 from router.understanding.cues import FAMILIES, compiled
-from router.understanding.families import bounds_only, family_hits
+from router.understanding.families import family_hits
 from router.understanding.language import CJK, detect_language, script_language, to_simplified
 from router.understanding.reweigh import CHOICE_PRESSURE, reweigh
 from router.understanding.types import TASK_TYPES, Understanding
@@ -138,8 +138,6 @@ def _understand(text: str) -> Understanding:
         elif family.name == "greeting/thanks" and not given_text.opens(matched, low, tokens):
             continue  # "hi" deep inside a long text is someone else's greeting
         elif family.task == "options":
-            if family.name == "alternative" and matched == "or" and bounds_only(window):
-                continue  # "only cities with 5 or more listings": a bound, no alternative
             options += family.weight
         else:
             scores[family.task] += family.weight

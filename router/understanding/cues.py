@@ -79,6 +79,7 @@ class Compiled:
     programming_family: int
     topical_families: tuple[int, ...]
     list_family: int
+    alternative_family: int
     """Index of "list request" ("what are some ...": knowledge, unless a choice among them is asked)."""
     """The topic-noun families ("world facts", "everyday know-how"): they count only in short questions."""
     """Index of the "personal advice" family (without a first person it is a question about the world)."""
@@ -181,6 +182,7 @@ def compiled() -> Compiled:
         calendar_family=next(i for i, f in enumerate(families) if f.name == "calendar request"),
         programming_family=next(i for i, f in enumerate(families) if f.name == "programming vocabulary"),
         list_family=next(i for i, f in enumerate(families) if f.name == "list request"),
+        alternative_family=next(i for i, f in enumerate(families) if f.name == "alternative"),
         topical_families=tuple(i for i, f in enumerate(families) if f.name in ("world facts", "everyday know-how")),
         word=re.compile(WORD),
         zh={k: tuple(sorted(v, key=lambda e: -len(e[0]))) for k, v in first.items()},

@@ -83,7 +83,8 @@ def family_hits(
         "(" in window and (not FUNCTION_WORDS.isdisjoint(present) or "f" in present or "lim" in present))
     # "<", ">" and "|" are maths only outside code ("|x - 3| < 5", not "if n < 10" in a programming task)
     comparison = any(ch in window for ch in "<>|") and c.programming_family not in hits
-    enumeration = "、" in window or (" or " in window and ", " in window and not bounds_only(window))
+    bounded = bounds_only(window)
+    enumeration = "、" in window or (" or " in window and ", " in window and not bounded)
     years = digits and _YEARISH.search(window) is not None
     for index, family in c.patterned:
         if index in hits:
@@ -110,6 +111,8 @@ def family_hits(
         found_rx = family.pattern.search(window)  # type: ignore[union-attr]
         if found_rx:
             hits[index] = found_rx.group(0)
+    if bounded and hits.get(c.alternative_family) == "or":
+        del hits[c.alternative_family]  # "only cities with 5 or more listings": a bound, no alternative
     return hits
 
 

@@ -25,10 +25,11 @@ _SOFTWARE = re.compile(r"(?:写|做|开发|搞)[^，。？?！!]{0,24}?(?:页面
                        r"|\b(?:write|build|make|create|code|draft)\b[^.,;:?!]{0,30}?\b(?:app|page|website|web page|plugin|extension|script|bot)\b")
 """What a "write me a ..." builds when it is software: code, not prose."""
 _PLAINLY = re.compile(r"\bin (?:plain|simple|simpler) (?:english|language|terms|words)\b")
-_GIVEN = (":", "\n", '"', "“", "this ", "these ", "the following", "below", "rewrite", "rephrase", "reword", "turn ")
+_POINTERS = (":", "\n", '"', "“", "this ", "these ", "the following", "below")
+"""Marks that point at a text handed over."""
+_GIVEN = (*_POINTERS, "rewrite", "rephrase", "reword", "turn ")
 """Signs of a text handed over to rework."""
-_HANDED = (":", "：", "\n", '"', "“", "「", "this ", "these ", "the following", "below", "这段", "这篇", "这封", "这条",
-           "下面", "以下", "如下")
+_HANDED = (*_POINTERS, "：", "「", "这段", "这篇", "这封", "这条", "下面", "以下", "如下")
 """Signs of a text handed over with a request to compose (the piece is then a rework of it)."""
 _WEIGHTS = {name: weight for _, name, weight, *_ in FAMILIES}
 """A task family's weight by its name."""

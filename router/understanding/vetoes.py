@@ -28,7 +28,7 @@ _A_NOT_A = re.compile(r"([\u4e00-\u9fff])[不没]\1")
 
 def vetoed(second: tuple[str, str, float], *, task: str, constraints: Set[str], names: Set[str],
            scores: Mapping[str, float], low: str, body: str, material: bool, question_form: bool,
-           word_problem: bool, own_calendar: bool = False) -> bool:
+           word_problem: bool, own_calendar: bool) -> bool:
     """Whether the cues' reading of ``body`` stands against the learned reading ``second`` (reading, mode,
     probability), however sure the words are."""
     reading = second[0]
