@@ -356,7 +356,7 @@ def _understand(text: str) -> Understanding:
         first = learned_reading.reading_of(task, constraints)
         # a rework guessed from words alone is no structure the cues found ("launch on Etsy, Shopify, Amazon
         # Handmade - which first" is worded like writing): held to the plain bar
-        if (learned_reading.overrules(first, second, "" if task == guessed else task)
+        if (learned_reading.overrules(first, second, task, guessed=task == guessed)
                 and not vetoed(second, task=task, constraints=constraints, names=names, scores=scores, low=low, body=body,
                                material=material, question_form=question_form, word_problem=word_problem,
                                own_calendar=own_calendar)):

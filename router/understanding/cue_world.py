@@ -43,7 +43,7 @@ WORLD: tuple[tuple[str, str, float, str, str, str], ...] = (
      "股票|比特币|以太坊|纳斯达克|道琼斯|大盘|a股|港股|美股|上证|深证|恒生|沪深|创业板|基金净值|黄金|白银|原油|期货", ""),
     ("live_data", "currency conversion", 2.8, "", "美元兑|欧元兑|英镑兑|日元兑|人民币兑|港币兑",
      rf"\d[\d,.]*\s*(?:{_CURRENCIES}|dollars?|euros?|pounds?|yen|yuan|pesos?|rupees?|美元|欧元|英镑|日元|人民币|港币|韩元)"
-     r"[^.?？。]{0,30}(?:in|to|into|换|兑|等于|是多少|合)"
+     r"[^.?？。]{0,30}(?:\b(?:in|to|into)\b|换|兑|等于|是多少|合)"
      rf"|\b(?:{_CURRENCIES}|btc)\s*(?:to|/|兑|换)\s*(?:{_CURRENCIES})\b"),
     ("live_data", "news", 3.0, "news|headline|headlines|breaking|trending|latest on|latest about|latest version|latest release|"
      "updates on|any updates|update on|latest updates|hurricane|tropical storm|typhoon|wildfire|wildfires|"

@@ -131,23 +131,26 @@ def read(text: str) -> tuple[str, str, float] | None:
 
 
 def overrules(first: str, second: tuple[str, str, float], task: str, sure: float = SURE,
-              sure_of_structure: float = SURE_OF_STRUCTURE, sure_of_tool: float = SURE_OF_TOOL) -> bool:
+              sure_of_structure: float = SURE_OF_STRUCTURE, sure_of_tool: float = SURE_OF_TOOL, *,
+              guessed: bool = False) -> bool:
     """Whether the model's reading ``second`` (reading, mode, probability) replaces the cues' reading ``first``
     of a question whose cue task is ``task``.
 
-    The thresholds are parameters so that the trainer's first-runs table can weigh other values with the
-    same rule; the product always uses the defaults.
+    ``guessed``: the cues' task was guessed from words alone (see ``structure``). The thresholds are parameters so that the trainer's first-runs table
+    can weigh other values with the same rule; the product always uses the defaults.
     """
     if READING_MODE[first] == second[1]:
         return False
-    bar = sure_of_tool if first in TOOLS else sure_of_structure if structure(first, task) else sure
+    bar = sure_of_tool if first in TOOLS else sure_of_structure if structure(first, task, guessed=guessed) else sure
     return second[2] >= bar
 
 
-def structure(first: str, task: str) -> bool:
+def structure(first: str, task: str, *, guessed: bool = False) -> bool:
     """Whether the cues' reading ``first`` (of cue task ``task``) is a structure they found, held to
-    ``SURE_OF_STRUCTURE``: options, a dated entry, fields, items kept by a condition, or a text to rework."""
-    return first not in TOOLS and (READING_MODE[first] != "cot" or first == "select" or task in REWORKED)
+    ``SURE_OF_STRUCTURE``: options, a dated entry, fields, items kept by a condition, or a text to rework. A
+    rework ``guessed`` from words alone (no cue named it) is none."""
+    reworked = task in REWORKED and not guessed
+    return first not in TOOLS and (READING_MODE[first] != "cot" or first == "select" or reworked)
 
 
 def reading_of(task: str, constraints: frozenset[str] | set[str]) -> str:
