@@ -88,7 +88,7 @@ OPTION_FAMILIES: tuple[tuple[str, float, str, str, str], ...] = (
      "which is worth|which one is worth|which are worth|which makes more sense|which makes the most sense|which is smarter|"
      "which would you pick|which would you go with|which would you choose|which would you recommend|what would you pick",
      "哪个|哪种|哪一个|哪家|选哪|怎么选|如何选|该选|选择哪|怎么决策|如何决策|帮我选|帮忙选|替我选",
-     r"\bweigh(?:ing)? (?:[\w'-]+ ){1,10}against\b|\b(?:should|do|shall) (?:i|we|our \w+|my \w+) (?:[^?.]|(?<=\d)\.(?=\d)){1,60} or (?!not\b)[^?.]{1,40}(?:\?|$)|^(?:[^，。？?]{0,8}?(?:给|帮|替|让)[^，。？?]{0,6}?)?(?:买|选|去|学|用|租|住|换|报|读|考|开)[^，。？?]{1,12}还是[^，。？?]{1,12}(?:[？?，,。]|$)|"
+     r"\bweigh(?:ing)? (?:[\w'-]+ ){1,10}against\b|\b(?:should|do|shall) (?:i|we|our \w+|my \w+) (?:[^?.]|(?<=\d)\.(?=\d)){1,60} or (?!not\b)(?:[^?.]|(?<=\d)\.(?=\d)){1,40}(?:\?|$)|^(?:[^，。？?]{0,8}?(?:给|帮|替|让)[^，。？?]{0,6}?)?(?:买|选|去|学|用|租|住|换|报|读|考|开)[^，。？?]{1,12}还是[^，。？?]{1,12}(?:[？?，,。]|$)|"
      r"^[^，。？?]{0,8}(?:买|卖|租|去|回|学|读|考|用|选|住|换|报|做|开|留|找|领|提|存|取|交|付|拿|贷)[^，。？?]{0,8}还是(?![不没])[^，。？?]{0,4}"
      r"(?:买|卖|租|去|回|学|读|考|用|选|住|换|报|做|开|留|找|领|提|存|取|交|拿|贷)|\bvs\.? [\w' .&+-]{1,25} vs\.? |^[\w' .&+-]{1,30} (?:or|vs\.?|versus) [\w' .&+-]{1,30}(?: for [\w' .&+-]{1,40})?$|"
      r"which \w+ (?:should|would|is better|to (?:choose|pick|buy|use))|^[\w' .&+-]{1,30} (?:or|vs\.?|versus) "
@@ -110,7 +110,7 @@ OPTION_FAMILIES: tuple[tuple[str, float, str, str, str], ...] = (
      "对比|优劣|利弊|优缺点|权衡|更好|划算|哪个好|孰优孰劣|值不值|比较一下", r"比较(?:哪|这|它|两|几)"),
     ("alternative", 1.0, "or|whether", "或者|要不要|该不该|是否应该", r"还是(?![不没会很一也])"),
     ("enumerated alternatives", 1.6, "", "",
-     r"[^、，,。？?！!]{1,12}、[^、，,。？?！!]{1,12}(?:、[^、，,。？?！!]{1,12}){0,6}(?:还是|或者|或)"
+     r"[^、，,。？?！!]{1,12}、[^、，,。？?！!]{1,12}(?:、[^、，,。？?！!]{1,12}){0,6}[，,]?(?:还是|或者|或)"
      r"|\b[a-z][\w' -]{0,24}, [\w' -]{1,25},? or (?=\w)"),
     ("superlative way", 1.6, "", "",
      r"\b(?:best|smartest|cheapest|fastest|easiest|safest|wisest|most \w+) (?:way|option|approach|choice|plan|move|strategy)\b"
@@ -131,6 +131,11 @@ OPTION_FAMILIES: tuple[tuple[str, float, str, str, str], ...] = (
      "brainstorm|propose|come up with|suggest|plan a|plan an|plan the|plan my|plan our|design a|design an|"
      "how should we|how can we|how could we|how should i|how should a|how should the|how should our",
      "头脑风暴|出主意|想办法|规划|策划|设计一个|怎样才能", r"如何(?:提高|降低|提升|减少|增加|改善|解决)"),
+    # "how should I plan the next three weeks ... I work full time": a plan under the user's own limits is laid
+    # out and weighed, one of several ways to spend the time; on top of the plan family's words, a decision
+    ("plan asked", 0.8, "", "帮我规划|规划一下|怎么规划|如何规划|怎么安排比较好|怎么安排好|该怎么安排|如何安排",
+     r"\b(?:how (?:should|do|would|can|could) (?:i|we)|help (?:me|us)|i need to|we need to|trying to) plan\b|"
+     r"\bhow (?:should|do|would) (?:i|we) (?:split|divide|allocate|budget|spread) (?:my|our) (?:time|hours|week|weeks|days|budget)\b"),
 )
 
 # A family's pattern runs only when one of its hints is in the text: most texts lack all of them,
@@ -182,6 +187,7 @@ HINTS: dict[str, tuple[str, ...]] = {
     "news": ("最新", "latest", "消息", "政策", "新规", "通知", "公告", "动静", "新闻", "earthquake", "earthquakes", "quake",
              "tremor", "aftershock", "outage", "blackout", "tornado", "地震", "余震", "停电", "火灾", "爆炸"),
     "clock/calendar": ("今天", "现在"),
+    "release asked": ("newest", "new"),
     "choice": ("which", "or", "vs", "versus", "哪", "选", "还是", "该不该", "要不要", "应不应该", "是否应该", "是不是应该",
                "go with", "offers", "quotes", "bids", "candidates", "contenders", "finalists", "shortlist", "纠结", "拿不定", "定不下"),
     "comparison": ("比较",),

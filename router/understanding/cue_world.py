@@ -50,10 +50,16 @@ WORLD: tuple[tuple[str, str, float, str, str, str], ...] = (
      "tsunami warning|storm warning|weather warning|flood warning|evacuation order|amber alert",
      "新闻|头条|热搜|最新消息|快讯|时事|发布会|最新版|最新的版本|最新稳定版",
      r"最新.{0,20}(?:消息|进展|动态)|\blatest (?:stable |lts |major |minor |beta )?(?:version|release)s?\b|"
+
      r"(?:今天|今日|最近|近期|刚刚|刚才|这两天|这几天)[^，。？?]{0,6}(?:有没有|有什么|有啥|有无|出了?什么|出没出).{0,12}(?:消息|新闻|政策|新规|通知|公告|动静)|"
      r"\b(?:any|was there an?|is there an?|was that an?|did we (?:just )?(?:have|get) an?)\s+"
      r"(?:earthquake|quake|tremor|aftershock|power outage|blackout|tornado warning)s?\b|"
      r"(?:是不是|有没有|是否)(?:发生了?)?(?:地震|余震|停电|火灾|爆炸)|(?:地震|余震|停电)了(?:吗|没)"),
+    # "what's the newest version of the X app", "did X push a new update this month": a release to look up
+    ("live_data", "release asked", 3.0, "", "",
+     r"\bnewest (?:[\w-]+ )?(?:version|release|update|build|firmware)s?\b|"
+     r"\b(?:push|pushed|release|released|drop|dropped|ship|shipped|roll|rolled) (?:out )?(?:a |an )?new (?:[\w-]+ )?"
+     r"(?:version|update|release|build|patch)\b"),
     ("live_data", "clock/calendar", 3.0,
      "what time is it|current time|local time|time is it|time now|what time zone|which time zone|time zone is|"
      "what day is it|what day is today|"
@@ -103,6 +109,7 @@ WORLD: tuple[tuple[str, str, float, str, str, str], ...] = (
     ("schedule", "calendar request", 3.6,
      "remind me|reminder|to the calendar|on the calendar|in the calendar|in my calendar|to my schedule|in my diary|"
      "to my diary|add to my calendar|add this to my calendar|add it to my calendar|put it in my calendar|"
-     "put it on my calendar|on my calendar|schedule a|schedule an|book a meeting|book an appointment|save the date",
+     "put it on my calendar|on my calendar|schedule a|schedule an|book a meeting|book an appointment|save the date|"
+     "calendar event|calendar entry|calendar invite",
      "提醒我|备忘|记一下|记下|加到日程|日程|添加到日历|帮我安排|定个闹钟", ""),
 )

@@ -16,7 +16,8 @@ QUESTION_HANDED = ("following question", "following multiple-choice question", "
                    "下面的题目", "问题：", "题目：")
 """A question handed over to be answered (its kind is the question's own), not a text to operate on."""
 REFERENCES = ("here are", "here is", "below", "following", "this text", "the text", "passage", "paragraph", "these ", "this email",
-              "this note", "this article", "the article", "sentences", "records", "reviews", "given", "以下", "下面",
+              "this note", "this article", "the article", "sentences", "records", "reviews", "given",
+              "this clause", "the clause", "this section", "this provision", "以下", "下面",
               "下列", "如下", "这段", "这篇", "这几", "这条", "这封", "这些", "这份", "这张", "文中", "原文", "材料")
 """Words that point at a text the question hands over (read with a block of text after a colon or newline)."""
 SUMMARY_OBJECTS = ("this", "these", "the following", "below", "above", "my ", "our ", "that ", "the text", "the article",
@@ -32,7 +33,8 @@ _QUOTE_OPENS = re.compile(r"(?:^|\s)[\"'“‘「]")
 
 _FIELD_ASK = re.compile(r"\b(?:who|what|which|name|list|give me|tell me|pull|find|get|identify|mark|show)\b")
 _FIELD_AND = re.compile(r"\b(?:and|&)\b")
-_FIELD_POINTER = re.compile(r"\b(?:here|in this|in these|in it|from this|from these|from it|below|above)\b")
+_FIELD_POINTER = re.compile(r"\b(?:here|in this|in these|in it|from this|from these|from it|below|above|"
+                            r"(?:out of|from) (?:my|our|the|these|those|this))\b")
 _NOT_FIELDS = re.compile(r"\b(?:think|feel|opinion|explain|why|how|mean|meaning|summari[sz]e|translate)\b")
 _EACH_WITH_ITS = re.compile(r"\b(?:each|every|all)(?: the| of the)? [\w-]+(?: [\w-]+)? (?:with|and|plus|along with) (?:its|their) [\w-]+")
 _ZH_FIELDS = re.compile(r"(?:这份|这段|这篇|这些|下面|以下|这张|这条|文中)[^、和与及]{0,12}?[、和与及].{1,12}?"
@@ -90,6 +92,8 @@ def earliest(low: str, terms: tuple[str, ...]) -> int:
 
 _PIPED_COLUMNS = re.compile(r"[\w#.]+(?: [\w#.]+){0,2} ?\| ?[\w#.]+(?: [\w#.]+){0,2} ?\| ?[\w#.]+(?: [\w#.]+){0,2}\s*$")
 """Column names separated by pipes, ending the request line: the record's fields."""
+_COLUMNS_NAMED = re.compile(r"\b(?:columns?|table|spreadsheet|csv|fields)\b")
+"""The request line says the names after its colon are columns ("into columns: a | b | c")."""
 
 
 def fields_asked(low: str, has_cjk: bool) -> str | None:
@@ -108,6 +112,10 @@ def fields_asked(low: str, has_cjk: bool) -> str | None:
         return each.group(0)
     if head.count("|") >= 2 and (columns := _PIPED_COLUMNS.search(head)) is not None:
         return columns.group(0)  # "put into vendor | invoice # | amount: Sysco inv 44821 $1,203.50; ...": columns
+    line = low[colon + 1 : (low.find("\n", colon) + 1 or len(low) + 1) - 1]
+    if (line.count("|") >= 2 and _COLUMNS_NAMED.search(head) is not None
+            and (columns := _PIPED_COLUMNS.search(line)) is not None):
+        return columns.group(0)  # "format these notes into columns: version | date | changes\n...": the same, after
     ask = _FIELD_ASK.search(head, 0, 60)
     if ask is None or _NOT_FIELDS.search(head) is not None:
         return None
@@ -115,7 +123,7 @@ def fields_asked(low: str, has_cjk: bool) -> str | None:
     if joined is None or joined.start() - ask.end() > 60:
         return None
     pointer = _FIELD_POINTER.search(head, joined.end())
-    return head if pointer is not None and colon - pointer.end() <= 30 else None
+    return head if pointer is not None and colon - pointer.end() <= 40 else None
 
 
 _CONDITION_EN = re.compile(
@@ -129,10 +137,13 @@ _CONDITION_EN = re.compile(
     r"(?!i |you |we )|"
     r"\b(?:give|get|send|tell) me (?:only |just )?(?:the |any )[a-z-]+(?: [a-z-]+){0,4} (?:that|who|which|where) (?!i |you |we )|"
     r"\b(?:find|list|show|pull|mark|highlight|flag) (?:out )?(?:all |every |only )?(?:the |any )?"
-    r"[a-z-]+(?: [a-z-]+){0,5} (?:that|who|which|where) (?!i |you |we )"
+    r"[a-z-]+(?: [a-z-]+){0,5} (?:that|who|which|where) (?!i |you |we )|"
+    # "what does this clause say about refunds? '...'": the text read against one question, nothing to fill in
+    r"\bwhat (?:does|do|did) (?:this|the|these|that|my|our) (?:[\w-]+ ){1,3}(?:actually |really )?"
+    r"(?:say|state|provide|require|allow)s? (?:about|on|regarding|if|when|for)\b"
 )
 _CONDITION_ZH = re.compile(
-    r"(?<![有些])哪(?:些|几)|的(?:都|全|全部|统统)?(?:帮我|给我)?(?:挑|找|选|筛|拎|摘|标|列)出|把[^，,。：:\s]{1,10}(?:挑|筛|拣)出|(?:挑|找|筛|拣|选)出[^，,。：:\s]{1,12}的那?(?:几|些)|提到的|只(?:要|把|列|挑|留|看|保留)|筛选|筛出|筛一下|过滤|"
+    r"关于[^，,。？?]{1,16}?(?:是怎么|是如何|怎么|如何)(?:规定|约定|说|写)的?|(?<![有些])哪(?:些|几)|的(?:都|全|全部|统统)?(?:帮我|给我)?(?:挑|找|选|筛|拎|摘|标|列)出|把[^，,。：:\s]{1,10}(?:挑|筛|拣)出|(?:挑|找|筛|拣|选)出[^，,。：:\s]{1,12}的那?(?:几|些)|提到的|只(?:要|把|列|挑|留|看|保留)|筛选|筛出|筛一下|过滤|"
     r"(?:符合|满足|属于|包含|含有?|提到|涉及|超过|低于|高于|不到|大于|小于|没有?|还没|未)[^，,。：:\s]{1,12}的"
 )
 _CHOICE = re.compile(r"\b(?:should|best|better|worth|recommend|prefer|would you|go with|choose|cheapest|safest)\b|"

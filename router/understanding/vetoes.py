@@ -49,6 +49,8 @@ def vetoed(second: tuple[str, str, float], *, task: str, constraints: Set[str], 
     if reading == "live" and (own_calendar or readings.past_era(low) or (
             not question_form and "feelings" in names and scores["live_data"] == 0 and _A_NOT_A.search(low) is None)):
         return True  # a riddle gives its own calendar; a past era's shops are history; feelings told look nothing up
+    if "release asked" in names and second[1] == "cot" and not material:
+        return True  # "has X pushed a new app version this month": which release is out, whatever the words are about
     if reading in _TEXT_READINGS and not material and not names.isdisjoint(CODE_WRITTEN):
         return True  # code asked for with no text handed over ("wps表格 身份证号提取出生日期的公式") has no fields
     # a given text put into a named format (a csv, a table) is a record to fill, whatever its words
