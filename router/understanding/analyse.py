@@ -81,8 +81,6 @@ _FALLBACK_WEIGHT = 1.6
 """Above ``fallback.WEAK``: the model's task wins over the weak cues it was consulted for."""
 _LIVE = frozenset(name for task, name, *_ in FAMILIES if task == "live_data")
 """The names of the live-data families."""
-_WEIGHED_BY = frozenset({"live-data noun", "live status"})
-"""Live families whose words, inside a choice, name what the options are weighed by or are one of them."""
 _CODE_HOW = ("how do i", "how can i", "how to ", "怎么", "如何")
 _ALTERNATIVES = (" or ", " vs", "versus", "还是", "或者")
 _RIDDLE_CHARS = 160
@@ -283,10 +281,8 @@ def _understand(text: str) -> Understanding:
                            short=_SCHEDULE_CHARS, long=_PATTERN_CHARS, numbers=len(numbers), question_form=question_form,
                            interjection=interjection, text_work=text_work, material=material, lettered=lettered,
                            exact="exact_figure" in constraints, puzzle=not _PUZZLE.isdisjoint(names))
-    if (options >= CHOICE_PRESSURE and "deictic" not in signals and len(names & _LIVE) == 1
-            and not names.isdisjoint(_WEIGHED_BY)):
-        # "厦门 无锡 上海 选哪场 主要想天气好点": the weather is what the choice is weighed by, not a forecast asked
-        # for; "招临时工、叫亲戚来帮忙，还是延长营业时间": opening hours are one of the plans, not a status to look up
+    if options >= CHOICE_PRESSURE and "deictic" not in signals and "live-data noun" in names and len(names & _LIVE) == 1:
+        # "厦门 无锡 上海 选哪场 主要想天气好点": the weather is what the choice is weighed by, not a forecast asked for
         scores["live_data"] = min(scores["live_data"], 1.0)
     if material or lettered:  # a greeting inside a pasted email is the email's; an exam question is no chat
         scores["chat"] = min(scores["chat"], 0.9)
