@@ -363,6 +363,12 @@ def _understand(text: str) -> Understanding:
             task = learned_reading.revise(second[0], task, constraints, scores, body)
             scores[task] = max(scores.values()) + 0.5
             evidence.append((task, f"worded like {second[0]} questions ({second[2]:.2f})", scores[task]))
+    if task != "reasoning" and learned_reading.reading_of(task, constraints) == "tot":
+        # plans weighed against each other are a decision whatever they are about ("存定期、买国债还是买银行理财",
+        # "per head, per tray, or cost-plus pricing?"): the work is reasoning, for the mode and the routing alike
+        task = "reasoning"
+        scores[task] = max(scores.values()) + 0.1
+        evidence.append((task, "plans to weigh", scores[task]))
     probabilities = _softmax(scores)
     language = script_language(body, has_cjk)
     chosen = tuple(why for t, why, _ in sorted(evidence, key=lambda e: -e[2]) if t == task)[:3]
