@@ -411,3 +411,35 @@ KINDS_OF_THE_LAST_SETS = [
 @pytest.mark.parametrize(("question", "task", "mode"), KINDS_OF_THE_LAST_SETS)
 def test_trailing_conditions_dilemmas_sums_decades_and_trips(question: str, task: str, mode: str) -> None:
     _reads(question, task, mode)
+
+
+KINDS_OF_ROUND_12 = [
+    # a plan asked under the asker's own limits is laid out and weighed: a decision
+    ("how should i plan the move, two kids, one car, and the new lease starts on the 1st", "reasoning", "tot"),
+    missed("how should we split our time between the app rewrite and support tickets with only three devs", "reasoning",
+           "tot", why="'the app rewrite', a noun, is read as a text to rewrite", by="cue tables"),
+    ("开学前两周该怎么安排比较好，孩子作业还没写完，又想带他出去玩几天", "reasoning", "tot"),
+    # a date counted from a given date is a figure; a date of history is not
+    ("The notice was served on Nov 3 and they get 14 days. what date do they have to answer by", "maths", "react"),
+    ("how many working days between march 2 and march 27, no holidays", "maths", "react"),
+    ("3月5号开始吃 一盒30片 一天2片 几号吃完", "maths", "react"),
+    ("what date did the berlin wall fall", "humanities", "cot"),
+    # a release asked is looked up; a new version of a text is a rewrite
+    ("what's the newest version of the Notion desktop app", "live_data", "react"),
+    ("did Figma push a new update this week, the export menu moved", "live_data", "react"),
+    # a question asked of a clause reads the clause; its fees and days are its own
+    ('What does this clause say about late fees? "Rent is due on the 1st. A late fee of 5% of monthly rent applies '
+     'after the 5th day, plus $10 per day thereafter, capped at 15%."', "extraction", "cot"),
+    # columns named after the colon make a record of the lines below
+    ("put these orders into columns: order | customer | total\n#881 (May 2): Lin, 42.50\n#882 (May 2): Osei, 18.00",
+     "extraction", "few_shot"),
+    ("set up a calendar event for the boiler service on the 9th at 8 am", "schedule", "few_shot"),
+    # plans weighed are reasoning whatever they are about
+    ("should we price the course at $49, $79 or $129? it's six hours of video", "reasoning", "tot"),
+    ("手里有20万，买国债、存大额存单还是买货币基金？我60了，不想冒险", "reasoning", "tot"),
+]
+
+
+@pytest.mark.parametrize(("question", "task", "mode"), KINDS_OF_ROUND_12)
+def test_plans_asked_dates_counted_releases_and_clauses(question: str, task: str, mode: str) -> None:
+    _reads(question, task, mode)
