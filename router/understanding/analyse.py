@@ -139,6 +139,8 @@ def _understand(text: str) -> Understanding:
             continue  # "hi" deep inside a long text is someone else's greeting
         elif family.task == "options":
             options += family.weight
+            if family.name == "plan asked":
+                names.add(family.name)  # the vetoes read it
         else:
             scores[family.task] += family.weight
             names.add(family.name)
@@ -363,9 +365,11 @@ def _understand(text: str) -> Understanding:
             task = learned_reading.revise(second[0], task, constraints, scores, body)
             scores[task] = max(scores.values()) + 0.5
             evidence.append((task, f"worded like {second[0]} questions ({second[2]:.2f})", scores[task]))
-    if task != "reasoning" and learned_reading.reading_of(task, constraints) == "tot":
+    if (task != "reasoning" and learned_reading.reading_of(task, constraints) == "tot"
+            and not (word_problem and task == "maths")):
         # plans weighed against each other are a decision whatever they are about ("存定期、买国债还是买银行理财",
-        # "per head, per tray, or cost-plus pricing?"): the work is reasoning, for the mode and the routing alike
+        # "per head, per tray, or cost-plus pricing?"): the work is reasoning, for the mode and the routing alike;
+        # a word problem whose story has someone deciding ("Fern is trying to decide between ...") stays a sum
         task = "reasoning"
         scores[task] = max(scores.values()) + 0.1
         evidence.append((task, "plans to weigh", scores[task]))

@@ -134,6 +134,7 @@ OPTION_FAMILIES: tuple[tuple[str, float, str, str, str], ...] = (
     # "how should I plan the next three weeks ... I work full time": a plan under the user's own limits is laid
     # out and weighed, one of several ways to spend the time; on top of the plan family's words, a decision
     ("plan asked", 0.8, "", "帮我规划|规划一下|怎么规划|如何规划|怎么安排比较好|怎么安排好|该怎么安排|如何安排",
+     r"(?:怎么|如何)(?:排|分配|搭配)[^，。？?]{0,8}(?:比较|最|更)(?:好|合理|划算|稳|合适)|"
      r"\b(?:how (?:should|do|would|can|could) (?:i|we)|help (?:me|us)|i need to|we need to|trying to) plan\b|"
      r"\bhow (?:should|do|would) (?:i|we) (?:split|divide|allocate|budget|spread) (?:my|our) (?:time|hours|week|weeks|days|budget)\b"),
 )

@@ -111,5 +111,8 @@ WORLD: tuple[tuple[str, str, float, str, str, str], ...] = (
      "to my diary|add to my calendar|add this to my calendar|add it to my calendar|put it in my calendar|"
      "put it on my calendar|on my calendar|schedule a|schedule an|book a meeting|book an appointment|save the date|"
      "calendar event|calendar entry|calendar invite",
-     "提醒我|备忘|记一下|记下|加到日程|日程|添加到日历|帮我安排|定个闹钟", ""),
+     "提醒我|备忘|记一下|记下|加到日程|日程|添加到日历|帮我安排|定个闹钟",
+     # "block Friday the 17th, 10 to 11:30, for the closing", "block out june 15 10:00 to noon": time held for an event
+     r"\bblock (?:out |off )?(?:(?:mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)[a-z]*\b|(?:jan|feb|mar|apr|may|jun|jul|aug|"
+     r"sep|sept|oct|nov|dec)[a-z]* \d|\d{1,2}(?:st|nd|rd|th)?\b|(?:the|my) (?:morning|afternoon|evening) of\b|tomorrow\b|next (?:week|\w+day)\b)"),
 )

@@ -93,6 +93,8 @@ def exact_figure(c: Compiled, body: str, low: str, window: str, digits: bool, pr
         exact = f"a ratio of given amounts '{signals['ratio asked']}'"
     elif "savings growth" in signals and "%" in window and len(numbers) >= 2 and not explaining:
         exact = f"savings growth at a rate, {len(numbers)} inputs"
+    elif sum(n[0].isdigit() for n in numbers) >= 2 and not explaining and (rounded := readings.rounding_asked(low)):
+        exact = f"a figure to a precision asked '{rounded}'"
     elif not explaining and (dated := readings.date_arithmetic(low)):
         exact = f"a date counted from a given date '{dated}'"
     elif converted := readings.unit_conversion(low):

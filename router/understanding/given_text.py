@@ -90,7 +90,7 @@ def earliest(low: str, terms: tuple[str, ...]) -> int:
     return min((at for at in map(low.find, terms) if at != -1), default=-1)
 
 
-_PIPED_COLUMNS = re.compile(r"[\w#.]+(?: [\w#.]+){0,2} ?\| ?[\w#.]+(?: [\w#.]+){0,2} ?\| ?[\w#.]+(?: [\w#.]+){0,2}\s*$")
+_PIPED_COLUMNS = re.compile(r"[\w#.]+(?: [\w#.]+){0,2} ?\| ?[\w#.]+(?: [\w#.]+){0,2} ?\| ?[\w#.]+(?: [\w#.]+){0,2}\)?\s*$")
 """Column names separated by pipes, ending the request line: the record's fields."""
 _COLUMNS_NAMED = re.compile(r"\b(?:columns?|table|spreadsheet|csv|fields)\b")
 """The request line says the names after its colon are columns ("into columns: a | b | c")."""

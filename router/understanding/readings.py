@@ -96,10 +96,25 @@ _GIVEN_DATE = LazyPattern(
 _DATE_ASKED = LazyPattern(
     r"\b(?:what|which) (?:date|day of the month)\b|\bhow many (?:business |calendar |working |week|school )?days\b"
     r"[^?]{0,30}\b(?:from|between|until|till|through|to|before|after|left)\b|哪一?天[^，。]{0,6}(?:到期|截止|吃完|用完|结束|满)|"
-    r"(?:几月)?几[号日][^，。]{0,4}(?:到期|截止|吃完|用完|结束|满)|(?:到期|截止|吃完|用完)[^，。]{0,4}(?:是)?(?:哪天|几号)",
+    r"(?:几月)?几[号日][^，。]{0,4}(?:到期|截止|吃完|用完|结束|满)|(?:到期|截止|吃完|用完)[^，。]{0,4}(?:是)?(?:哪天|几号)|"
+    r"(?:最晚|最迟)(?:是)?(?:哪一?天|几号)|(?:哪一?天|几号)之前",
     ascii=r"\b(?:what|which) (?:date|day of the month)\b|\bhow many (?:business |calendar |working |week|school )?days\b"
           r"[^?]{0,30}\b(?:from|between|until|till|through|to|before|after|left)\b",
 )
+
+
+_ROUNDING_ASKED = LazyPattern(
+    r"\bto (?:one|two|three|[123]) decimals?(?: places?)?\b|\b(?:rounded|round it|round that) to\b|"
+    r"\bto the nearest (?:cent|dollar|tenth|hundredth|whole number|percent|minute|hour|day)\b|保留(?:一|两|二|三|[123])位小数|精确到",
+    ascii=r"\bto (?:one|two|three|[123]) decimals?(?: places?)?\b|\b(?:rounded|round it|round that) to\b|"
+          r"\bto the nearest (?:cent|dollar|tenth|hundredth|whole number|percent|minute|hour|day)\b",
+)
+
+
+def rounding_asked(low: str) -> str | None:
+    """'FG% to one decimal please', '及格率是多少？保留一位小数': the precision of a figure to compute is given."""
+    found = _ROUNDING_ASKED.search(low)
+    return found.group(0) if found else None
 
 
 def date_arithmetic(low: str) -> str | None:

@@ -49,6 +49,8 @@ def vetoed(second: tuple[str, str, float], *, task: str, constraints: Set[str], 
     if reading == "live" and (own_calendar or readings.past_era(low) or (
             not question_form and "feelings" in names and scores["live_data"] == 0 and _A_NOT_A.search(low) is None)):
         return True  # a riddle gives its own calendar; a past era's shops are history; feelings told look nothing up
+    if "plan asked" in names and "options" in constraints and second[1] == "cot":
+        return True  # "help me plan peak staffing ... how would you approach it": ways to lay the plan out, weighed
     if "release asked" in names and second[1] == "cot" and not material:
         return True  # "has X pushed a new app version this month": which release is out, whatever the words are about
     if reading in _TEXT_READINGS and not material and not names.isdisjoint(CODE_WRITTEN):
