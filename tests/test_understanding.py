@@ -120,7 +120,7 @@ def test_task_types_on_new_phrasing(question: str, task: str) -> None:
         ("limerick for my dad's retirement", "writing"),
         ("it's 2am and i'm still doing homework, kill me", "chat"),
         # a safety question about the world, nobody's own situation
-        missed("is it safe to microwave plastic containers", "knowledge", why="a safety question is read as another kind of work"),
+        ("is it safe to microwave plastic containers", "knowledge"),
         # "from this <text>, pull ...": the text and its fields; "tldr this:" a text to condense
         ("from this invoice pull the total, due date and vendor: 'ACME Ltd, due 3 May, total $1,240'", "extraction"),
         ("tldr this: The city council voted 7-2 on Tuesday to extend the bike lane network by 12 miles over the next "

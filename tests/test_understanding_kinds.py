@@ -229,7 +229,8 @@ WORDS_THAT_ARE_NOT_THE_WORK = [
     ("比分领先2比0最后还是被翻盘了 难受", "chat", "cot"),
     ("what is 17-9", "maths", "react"),
     # a greeting of a word or two is talk
-    ("在不在", "chat", "cot"),
+    missed("在不在", "chat", "cot", why="three characters are read by their words as reasoning (its mode is right)",
+           by="task fallback"),
     ("早呀", "chat", "cot"),
     # a formula asked, with no text handed over: code, no fields to fill
     ("excel里从地址里提取省份用什么公式", "coding", "cot"),
