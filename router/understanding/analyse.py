@@ -246,15 +246,18 @@ def _understand(text: str) -> Understanding:
     # "how many tablespoons in a quarter cup": a conversion whose amount is written in words
     worded = not digits and "how many" in low and readings.unit_conversion(low) is not None
     word_problem = False
-    if (numbers or digits or quantities >= 2 or worded) and not proof and not text_work and "code" not in constraints and not (material and operation):
+    quoted_figures = material and given_text.figures_quoted(body)
+    if ((numbers or digits or quantities >= 2 or worded) and not proof and not text_work and "code" not in constraints
+            and not (material and operation) and not quoted_figures):
         # "足金报价多少一克": a market quote's 一克 and 这两天 are no operands (it gives no digit)
         quote = "market data" in names and not digits
         exact = figures.exact_figure(c, body, low, window, digits, present, signals, numbers, has_cjk)
         if (exact and options >= CHOICE_PRESSURE and "quantity question" not in signals
-                and (question_form or "calculate" not in signals)):
+                and (question_form or "calculate" not in signals) and readings.date_arithmetic(low) is None):
             # "should I put an extra $300 a month on my 5.5% loan or into my 401k?": a choice between uses of
             # money, whose amounts are its premises; a note with no question mark ("take the lump sum or the
-            # annuity") asks it just the same, unless it asks for a computation
+            # annuity") asks it just the same, unless it asks for a computation; "which date should I tell the
+            # patient" asks one date counted, no choice
             exact = None
         if exact and any(w in low for w in _RIDDLE_WORDS):
             exact = None  # "riddle a customer told me: ... a fake $100 bill ... how much did he lose": a trick to see

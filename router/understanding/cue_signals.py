@@ -31,7 +31,8 @@ SIGNALS: tuple[tuple[str, str, str], ...] = (
      "吗|呢|什么|怎么|为什么|为啥|哪|如何|是否|是不是|多少|几点|几号|几时|几月|几次|几个|几天|几岁|了没|"
      "要不要|能不能|可不可以|会不会|有没有|该不该|用不用|算不算|行不行|好不好|对不对|严不严重|要不要紧"),
     ("format",
-     "json|yaml|csv|xml|markdown|table|spreadsheet|bullet list|bulleted list|bullet points|numbered list|"
+     "json|yaml|csv|xml|markdown|a table|in table|into table|as table|table format|table form|the table below|"
+     "comparison table|two-column table|three-column table|2-column table|3-column table|spreadsheet|bullet list|bulleted list|bullet points|numbered list|"
      "in the format|as a list|key-value",
      "表格|列表|格式|清单|分点|条目"),
     ("length", "briefly|tl dr|tldr|one sentence|a single sentence|one-sentence|in two sentences|in three sentences|"
@@ -188,7 +189,9 @@ HINTS: dict[str, tuple[str, ...]] = {
     "news": ("最新", "latest", "消息", "政策", "新规", "通知", "公告", "动静", "新闻", "earthquake", "earthquakes", "quake",
              "tremor", "aftershock", "outage", "blackout", "tornado", "地震", "余震", "停电", "火灾", "爆炸"),
     "clock/calendar": ("今天", "现在"),
-    "release asked": ("newest", "new"),
+    "release asked": ("newest", "newer", "new"),
+    "calendar request": ("reminder", "block"),
+    "plan asked": ("plan", "split", "divide", "allocate", "budget", "spread", "怎么", "如何"),
     "choice": ("which", "or", "vs", "versus", "哪", "选", "还是", "该不该", "要不要", "应不应该", "是否应该", "是不是应该",
                "go with", "offers", "quotes", "bids", "candidates", "contenders", "finalists", "shortlist", "纠结", "拿不定", "定不下"),
     "comparison": ("比较",),

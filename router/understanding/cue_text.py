@@ -89,7 +89,8 @@ PROSE_AND_TALK: tuple[tuple[str, str, float, str, str, str], ...] = (
     ("writing", "imperative write", 2.3, "", "",
      r"(?:^|[.!?:\n]\s*)(?:please |now |could you |can you )?(?:write|compose|draft|craft|pen)\b"),
     ("writing", "genre noun", 1.2, "poem|haiku|sonnet|short story|essay|cover letter|speech|slogan|lyrics|bedtime story|"
-     "blog post|limerick|fairy tale|fable|screenplay|toast|eulogy",
+     "blog post|limerick|fairy tale|fable|screenplay|toast|eulogy|payment reminder|polite reminder|gentle reminder|"
+     "friendly reminder|reminder email|reminder letter|reminder message|reminder text",
      "诗歌|作文|文案|祝福语|演讲稿|散文|童话|寓言|主持词|现代诗|古诗|记叙文|歌词|广告语|宣传语|口号|标语|贺词|情书", ""),
     # --- roleplay --------------------------------------------------------------------------------
     ("roleplay", "take a role", 4.2,

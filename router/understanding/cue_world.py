@@ -57,7 +57,7 @@ WORLD: tuple[tuple[str, str, float, str, str, str], ...] = (
      r"(?:是不是|有没有|是否)(?:发生了?)?(?:地震|余震|停电|火灾|爆炸)|(?:地震|余震|停电)了(?:吗|没)"),
     # "what's the newest version of the X app", "did X push a new update this month": a release to look up
     ("live_data", "release asked", 3.0, "", "",
-     r"\bnewest (?:[\w-]+ )?(?:version|release|update|build|firmware)s?\b|"
+     r"\bnew(?:est|er) (?:[\w-]+ )?(?:version|release|update|build|firmware|edition)s?\b|"
      r"\b(?:push|pushed|release|released|drop|dropped|ship|shipped|roll|rolled) (?:out )?(?:a |an )?new (?:[\w-]+ )?"
      r"(?:version|update|release|build|patch)\b"),
     ("live_data", "clock/calendar", 3.0,
@@ -77,7 +77,7 @@ WORLD: tuple[tuple[str, str, float, str, str, str], ...] = (
      "train times|showtimes|show times|now playing|playing tonight|showing tonight|on tonight|in theaters now|in theatres now|"
      "surf report|surf conditions|the surf|ski conditions|snow conditions|road conditions|the polls|latest polls|poll numbers|"
      "approval rating|odds for|odds on|betting odds|point spread|betting line|winning numbers|lottery results|"
-     "lottery numbers|out yet|been announced|announced yet|been released|released yet",
+     "lottery numbers|out yet|been announced|announced yet|been released|released yet|status of flight|check the status of",
      "路况|堵车吗|航班|比分|赛果|谁赢了|营业时间|余票|快递到哪|物流|赢了吗|输了吗|赢了没|输了没|赢没赢|战况|赛况|积分榜|"
      "停运|停飞|开门了吗|还开着吗|比赛结果|上映|热映|排片|还有票|有票吗|有没有票|还有座|还在运营|正常运营|正常运行|延误|晚点|宕机|崩了吗|挂了吗|"
      "开奖|中奖号码|月票榜|排行榜第一|榜第一|榜首是|热搜第一|热搜榜|票房第一|票房冠军|民调|支持率|赔率|路面结冰|出来了吗|出来没|出来了没|公布了吗|公布了没|公布没|发布了吗|发布了没",
@@ -107,11 +107,14 @@ WORLD: tuple[tuple[str, str, float, str, str, str], ...] = (
      "查一下|查询|查查|查下|搜索|搜一下|帮我查|上网查|检索", ""),
     # --- schedule: an explicit request to file a dated item -------------------------------------
     ("schedule", "calendar request", 3.6,
-     "remind me|reminder|to the calendar|on the calendar|in the calendar|in my calendar|to my schedule|in my diary|"
+     "remind me|to the calendar|on the calendar|in the calendar|in my calendar|to my schedule|in my diary|"
      "to my diary|add to my calendar|add this to my calendar|add it to my calendar|put it in my calendar|"
      "put it on my calendar|on my calendar|schedule a|schedule an|book a meeting|book an appointment|save the date|"
      "calendar event|calendar entry|calendar invite",
      "提醒我|备忘|记一下|记下|加到日程|日程|添加到日历|帮我安排|定个闹钟",
+     # a reminder set, not one to write ("a polite but firm payment reminder for a client", "a reminder email")
+     r"(?<!payment )(?<!polite )(?<!gentle )(?<!friendly )(?<!firm )(?<!rent )(?<!invoice )\breminder\b"
+     r"(?! (?:email|emails|letter|letters|message|messages|text|texts|note|notice|notices|template|sms))|"
      # "block Friday the 17th, 10 to 11:30, for the closing", "block out june 15 10:00 to noon": time held for an event
      r"\bblock (?:out |off )?(?:(?:mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)[a-z]*\b|(?:jan|feb|mar|apr|may|jun|jul|aug|"
      r"sep|sept|oct|nov|dec)[a-z]* \d|\d{1,2}(?:st|nd|rd|th)?\b|(?:the|my) (?:morning|afternoon|evening) of\b|tomorrow\b|next (?:week|\w+day)\b)"),

@@ -41,6 +41,12 @@ _STATISTIC_HINTS = ("mean", "median", "average", "std", "deviation", "variance",
 """Substrings without which ``_STATISTIC`` cannot match: most questions skip its search."""
 _NUMBER_LIST = re.compile(r"(?:\d[\d.,]*\s*[a-z%]{0,3}[\s,、，;/]+){3,}\d")
 """Four or more numbers in a row ("78 85 92 61", "120ms 180ms 95ms 210ms"): the data the statistic is of."""
+_OWN = frozenset({"i", "we", "my", "our", "me", "us", "i'm", "we're", "i've", "we've"})
+_SHORT = 200
+"""A question this short that gives three amounts and asks their statistic asks it of them."""
+_CHANGE_ASKED = re.compile(r"\b(?:percent(?:age)?|%) (?:growth|change|increase|decrease|drop|rise|gain|loss)\b|\bgrowth rate\b|"
+                           r"增长率|增幅|涨幅|降幅|(?:增长|下降|上涨|下跌)了?百分之几")
+"""A relative change asked of two given amounts."""
 
 
 def quantities(c: Compiled, body: str, low: str, digits: bool, present: set[str],
@@ -64,6 +70,7 @@ def exact_figure(c: Compiled, body: str, low: str, window: str, digits: bool, pr
                  signals: dict[str, str], numbers: list[str], has_cjk: bool) -> str | None:
     """What exact figure the question asks for (its evidence), or None."""
     exact = None
+    given = sum(n[0].isdigit() for n in numbers)
     expression = c.expression.search(window) if digits else None
     if expression is None and digits and (
         not FUNCTION_WORDS.isdisjoint(present) or any(k in window for k in _FUNCTION_HINTS)
@@ -85,8 +92,12 @@ def exact_figure(c: Compiled, body: str, low: str, window: str, digits: bool, pr
     elif "conversion" in signals:
         exact = f"conversion '{signals['conversion']}'"
     elif (not explaining and any(h in window for h in _STATISTIC_HINTS) and (stat := _STATISTIC.search(window))
-          and _NUMBER_LIST.search(window)):
-        exact = f"a statistic of given numbers '{stat.group(0)}'"  # "quiz scores: 78 85 92 61 ... mean and median pls"
+          and (_NUMBER_LIST.search(window) or (given >= 3 and len(body) <= _SHORT and not _OWN.isdisjoint(present)))):
+        # "quiz scores: 78 85 92 61 ... mean and median pls"; "we ran 14 calls on A shift, 9 on B and 17 on C. average
+        # per shift?" (the asker's own amounts; "a car travels 150 km in 2 hours ..." is a textbook's, worked in steps)
+        exact = f"a statistic of given numbers '{stat.group(0)}'"
+    elif not explaining and given >= 2 and (change := _CHANGE_ASKED.search(window)):
+        exact = f"a change between given amounts '{change.group(0)}'"  # "1,340 patients in January, 1,512 by December. percent growth?"
     elif "exact finance" in signals and len(numbers) >= 2 and not explaining:
         exact = f"finance formula with {len(numbers)} inputs"
     elif "ratio asked" in signals and sum(n[0].isdigit() for n in numbers) >= 2 and not explaining:  # amounts, not "一个正方形"

@@ -61,6 +61,20 @@ def has_material(body: str, lettered: bool, has_cjk: bool) -> bool:
     return _QUOTED.search(body) is not None
 
 
+_DIGITS = re.compile(r"\d+(?:[.,]\d+)*")
+
+
+def figures_quoted(body: str) -> bool:
+    """Whether the figures of a question lie in a quotation it hands over ("Here's the SLA clause: '... within 4
+    hours ... 5% of monthly fees ...' Does the cap apply per priority level?"): outside the quotes two numbers
+    are not left, so nothing is computed from them; the question is asked of the quoted text."""
+    quoted = _QUOTED.search(body)
+    if quoted is None:
+        return False
+    outside = body[: quoted.start()] + body[quoted.end():]
+    return len(_DIGITS.findall(quoted.group(0))) >= 2 and len(_DIGITS.findall(outside)) < 2
+
+
 def opens(term: str, low: str, tokens: list[str]) -> bool:
     """Whether a greeting term is among the first words of the text (a Chinese one: its first characters)."""
     # "turn this into a formal email: hey boss, ...": a greeting after the colon is the text's

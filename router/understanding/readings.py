@@ -97,7 +97,7 @@ _DATE_ASKED = LazyPattern(
     r"\b(?:what|which) (?:date|day of the month)\b|\bhow many (?:business |calendar |working |week|school )?days\b"
     r"[^?]{0,30}\b(?:from|between|until|till|through|to|before|after|left)\b|哪一?天[^，。]{0,6}(?:到期|截止|吃完|用完|结束|满)|"
     r"(?:几月)?几[号日][^，。]{0,4}(?:到期|截止|吃完|用完|结束|满)|(?:到期|截止|吃完|用完)[^，。]{0,4}(?:是)?(?:哪天|几号)|"
-    r"(?:最晚|最迟)(?:是)?(?:哪一?天|几号)|(?:哪一?天|几号)之前",
+    r"(?:最晚|最迟|最早)(?:是)?(?:哪一?天|几号)|(?:哪一?天|几号)之前",
     ascii=r"\b(?:what|which) (?:date|day of the month)\b|\bhow many (?:business |calendar |working |week|school )?days\b"
           r"[^?]{0,30}\b(?:from|between|until|till|through|to|before|after|left)\b",
 )

@@ -37,8 +37,8 @@ def vetoed(second: tuple[str, str, float], *, task: str, constraints: Set[str], 
         # what words mean; a score's dash subtracts nothing; a sum inside code is the code's; a word problem of
         # named people ("John takes care of 10 dogs ...") is a textbook's unless the words are surer
         if (readings.worked_in_steps(body, low) or readings.asks_meaning(low) or readings.score_line(low)
-                or not names.isdisjoint(CODE_WRITTEN)):
-            return True
+                or not names.isdisjoint(CODE_WRITTEN) or (material and given_text.figures_quoted(body))):
+            return True  # ... and a quoted clause's figures are the clause's
         if word_problem and second[2] < learned_reading.SURE_OF_STORY and readings.names_someone(body):
             return True
     if reading in learned_reading.TOOLS and "selection" in constraints and material:
