@@ -69,8 +69,8 @@ def figures_quoted(body: str) -> bool:
     hours ... 5% of monthly fees ...' Does the cap apply per priority level?"): outside the quotes two numbers
     are not left, so nothing is computed from them; the question is asked of the quoted text."""
     quoted = _QUOTED.search(body)
-    if quoted is None:
-        return False
+    if quoted is None or not any(c in body[max(0, quoted.start() - 3):quoted.start()] for c in ":："):
+        return False  # handed over after a colon; a story's sign that reads "..." is the story's own
     outside = body[: quoted.start()] + body[quoted.end():]
     return len(_DIGITS.findall(quoted.group(0))) >= 2 and len(_DIGITS.findall(outside)) < 2
 
