@@ -184,8 +184,7 @@ A_LIVE_QUOTE_OR_TODAYS_RULE = [
     ("why do cities use license plate restrictions", "knowledge", "cot"),
     ("小明这两天每天读一本书，一共读了多少本", "maths", "cot"),
     missed("what's a fair price for a used 2015 civic", "maths", "cot", why="advice on a price is read as a sum to calculate"),
-    missed("this minute I can't think straight, help me outline my essay", "chat", "cot",
-           why="a mood told before a request is read as the request's reasoning (its mode is right)"),
+    ("this minute I can't think straight, help me outline my essay", "chat", "cot"),
 ]
 
 

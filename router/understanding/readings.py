@@ -111,8 +111,15 @@ _ROUNDING_ASKED = LazyPattern(
 )
 
 
+_ROUNDING_HINTS = ("decimal", "round", "nearest", "保留", "精确")
+_DATE_ASKED_HINTS = ("date", "days", "天", "几号", "几日")
+"""Substrings without which the patterns above cannot match: most questions skip their search."""
+
+
 def rounding_asked(low: str) -> str | None:
     """'FG% to one decimal please', '及格率是多少？保留一位小数': the precision of a figure to compute is given."""
+    if not any(k in low for k in _ROUNDING_HINTS):
+        return None
     found = _ROUNDING_ASKED.search(low)
     return found.group(0) if found else None
 
@@ -121,7 +128,9 @@ def date_arithmetic(low: str) -> str | None:
     """A calendar date given and a date, or a count of days, asked of it ("served October 28 ... 21 days to
     respond, what date is the deadline", "how many business days from Jan 6 through Jan 31"): a count on a
     calendar, exact, with no clock to read."""
-    if (given := _GIVEN_DATE.search(low)) is None or (asked := _DATE_ASKED.search(low)) is None:
+    if not any(k in low for k in _DATE_ASKED_HINTS):
+        return None
+    if (asked := _DATE_ASKED.search(low)) is None or (given := _GIVEN_DATE.search(low)) is None:
         return None
     return f"{given.group(0)} ... {asked.group(0)}"
 
