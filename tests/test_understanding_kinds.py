@@ -437,6 +437,25 @@ KINDS_OF_ROUND_12 = [
     # plans weighed are reasoning whatever they are about
     ("should we price the course at $49, $79 or $129? it's six hours of video", "reasoning", "tot"),
     ("手里有20万，买国债、存大额存单还是买货币基金？我60了，不想冒险", "reasoning", "tot"),
+    # time blocked on a day is an entry; a reminder to write is a piece
+    ("block tuesday 2 to 4 for the dentist", "schedule", "few_shot"),
+    ("write a friendly reminder email to tenants about the recycling rules", "writing", "cot"),
+    ("remind me friday at 3 to call the bank", "schedule", "few_shot"),
+    # columns named in parentheses; items kept by a condition are no format
+    ("put these into columns (name | phone | shift):\nana 555-1201 mornings\nraj 555-8830 nights", "extraction", "few_shot"),
+    ("list only the invoices over 500:\nINV-1 320\nINV-2 780\nINV-3 1,200", "extraction", "cot"),
+    # a change, a statistic of one's own amounts and a precision asked are figures to compute
+    ("we had 820 members last year and 1,045 now, percent growth?", "maths", "react"),
+    ("what's the average score: i got 71, 84 and 90", "maths", "react"),
+    ("FG% to one decimal: 23 of 58", "maths", "react"),
+    ("及格率是多少 40个人38个及格 保留一位小数", "maths", "react"),
+    ("入学是9月1号 学校规定满6个月才能转专业 最早哪天能申请", "maths", "react"),
+    ("which date should i put on the invoice if net 30 from march 12", "maths", "react"),
+    # a newer release asked is looked up; a quoted rule's figures are the rule's
+    ("has Apple released a newer version of iOS 18 yet", "live_data", "react"),
+    missed("Here's the refund rule: 'Refunds within 30 days get 100%, 31-60 days 50%.' Does that apply to sale items?",
+           "extraction", "cot", why="a question asked of a quoted rule is read as maths by its numbers (its mode is right)",
+           by="cue tables"),
 ]
 
 
