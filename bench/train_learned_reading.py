@@ -66,7 +66,9 @@ FIRST_RUNS = {"natural_holdout18": "e16fe3a", "natural_holdout19": "28d31fb", "n
               "natural_holdout61": "e583b6e", "natural_holdout62": "e583b6e",
               "natural_holdout63": "e583b6e", "natural_holdout64": "e583b6e",
               "natural_holdout65": "ba7399a", "natural_holdout66": "ba7399a",
-              "natural_holdout67": "ba7399a", "natural_holdout68": "ba7399a"}
+              "natural_holdout67": "ba7399a", "natural_holdout68": "ba7399a",
+              "natural_holdout57": "7beb675", "natural_holdout58": "7beb675",
+              "natural_holdout59": "7beb675", "natural_holdout60": "7beb675"}
 """Each set and the commit its first run was made on (bench/eval_modes.py's docstring records them)."""
 
 
