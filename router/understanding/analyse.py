@@ -253,7 +253,7 @@ def _understand(text: str) -> Understanding:
         quote = "market data" in names and not digits
         exact = figures.exact_figure(c, body, low, window, digits, present, signals, numbers, has_cjk)
         if (exact and options >= CHOICE_PRESSURE and "quantity question" not in signals
-                and (question_form or "calculate" not in signals) and readings.date_arithmetic(low) is None):
+                and (question_form or "calculate" not in signals) and figures.date_arithmetic(low) is None):
             # "should I put an extra $300 a month on my 5.5% loan or into my 401k?": a choice between uses of
             # money, whose amounts are its premises; a note with no question mark ("take the lump sum or the
             # annuity") asks it just the same, unless it asks for a computation; "which date should I tell the

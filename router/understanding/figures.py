@@ -2,8 +2,8 @@
 
 Years, ages and numbers inside names ("Apollo 11") are not operands; number words are ("half of Leo's
 age and five years younger"). An exact figure is a ready-made expression, a percentage of an amount, a
-unit conversion, a finance formula with its inputs, a ratio of given amounts: something a calculator
-should produce. A reason asked for ("why does 1/3 + 1/3 + 1/3 equal 1?") or a reading judged against a
+unit conversion, a finance formula with its inputs, a ratio of given amounts, a date counted from a given
+date, a relative change, a figure to a precision asked: something a calculator should produce. A reason asked for ("why does 1/3 + 1/3 + 1/3 equal 1?") or a reading judged against a
 norm ("is 140/90 high?") computes nothing.
 """
 
@@ -66,6 +66,54 @@ def quantities(c: Compiled, body: str, low: str, digits: bool, present: set[str]
     return numbers, len(numbers) + len(present & _NUMBER_WORDS)
 
 
+_GIVEN_DATE = LazyPattern(
+    r"\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.? \d{1,2}(?:st|nd|rd|th)?\b|"
+    r"\b\d{1,2}/\d{1,2}(?:/\d{2,4})?\b|\d{1,2}月\d{1,2}[日号]",
+    ascii=r"\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.? \d{1,2}(?:st|nd|rd|th)?\b|"
+          r"\b\d{1,2}/\d{1,2}(?:/\d{2,4})?\b",
+)
+_DATE_ASKED = LazyPattern(
+    r"\b(?:what|which) (?:date|day of the month)\b|\bhow many (?:business |calendar |working |week|school )?days\b"
+    r"[^?]{0,30}\b(?:from|between|until|till|through|to|before|after|left)\b|哪一?天[^，。]{0,6}(?:到期|截止|吃完|用完|结束|满)|"
+    r"(?:几月)?几[号日][^，。]{0,4}(?:到期|截止|吃完|用完|结束|满)|(?:到期|截止|吃完|用完)[^，。]{0,4}(?:是)?(?:哪天|几号)|"
+    r"(?:最晚|最迟|最早)(?:是)?(?:哪一?天|几号)|(?:哪一?天|几号)之前",
+    ascii=r"\b(?:what|which) (?:date|day of the month)\b|\bhow many (?:business |calendar |working |week|school )?days\b"
+          r"[^?]{0,30}\b(?:from|between|until|till|through|to|before|after|left)\b",
+)
+
+
+_ROUNDING_ASKED = LazyPattern(
+    r"\bto (?:one|two|three|[123]) decimals?(?: places?)?\b|\b(?:rounded|round it|round that) to\b|"
+    r"\bto the nearest (?:cent|dollar|tenth|hundredth|whole number|percent|minute|hour|day)\b|保留(?:一|两|二|三|[123])位小数|精确到",
+    ascii=r"\bto (?:one|two|three|[123]) decimals?(?: places?)?\b|\b(?:rounded|round it|round that) to\b|"
+          r"\bto the nearest (?:cent|dollar|tenth|hundredth|whole number|percent|minute|hour|day)\b",
+)
+
+
+_ROUNDING_HINTS = ("decimal", "round", "nearest", "保留", "精确")
+_DATE_ASKED_HINTS = ("date", "days", "天", "几号", "几日")
+"""Substrings without which the patterns above cannot match: most questions skip their search."""
+
+
+def rounding_asked(low: str) -> str | None:
+    """'FG% to one decimal please', '及格率是多少？保留一位小数': the precision of a figure to compute is given."""
+    if not any(k in low for k in _ROUNDING_HINTS):
+        return None
+    found = _ROUNDING_ASKED.search(low)
+    return found.group(0) if found else None
+
+
+def date_arithmetic(low: str) -> str | None:
+    """A calendar date given and a date, or a count of days, asked of it ("served October 28 ... 21 days to
+    respond, what date is the deadline", "how many business days from Jan 6 through Jan 31"): a count on a
+    calendar, exact, with no clock to read."""
+    if not any(k in low for k in _DATE_ASKED_HINTS):
+        return None
+    if (asked := _DATE_ASKED.search(low)) is None or (given := _GIVEN_DATE.search(low)) is None:
+        return None
+    return f"{given.group(0)} ... {asked.group(0)}"
+
+
 def exact_figure(c: Compiled, body: str, low: str, window: str, digits: bool, present: set[str],
                  signals: dict[str, str], numbers: list[str], has_cjk: bool) -> str | None:
     """What exact figure the question asks for (its evidence), or None."""
@@ -104,9 +152,9 @@ def exact_figure(c: Compiled, body: str, low: str, window: str, digits: bool, pr
         exact = f"a ratio of given amounts '{signals['ratio asked']}'"
     elif "savings growth" in signals and "%" in window and len(numbers) >= 2 and not explaining:
         exact = f"savings growth at a rate, {len(numbers)} inputs"
-    elif sum(n[0].isdigit() for n in numbers) >= 2 and not explaining and (rounded := readings.rounding_asked(low)):
+    elif sum(n[0].isdigit() for n in numbers) >= 2 and not explaining and (rounded := rounding_asked(low)):
         exact = f"a figure to a precision asked '{rounded}'"
-    elif not explaining and (dated := readings.date_arithmetic(low)):
+    elif not explaining and (dated := date_arithmetic(low)):
         exact = f"a date counted from a given date '{dated}'"
     elif converted := readings.unit_conversion(low):
         exact = f"conversion '{converted}'"

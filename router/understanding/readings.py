@@ -87,54 +87,6 @@ def calendar_arithmetic(low: str) -> bool:
             and _DAYS_AHEAD.search(low) is not None)
 
 
-_GIVEN_DATE = LazyPattern(
-    r"\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.? \d{1,2}(?:st|nd|rd|th)?\b|"
-    r"\b\d{1,2}/\d{1,2}(?:/\d{2,4})?\b|\d{1,2}月\d{1,2}[日号]",
-    ascii=r"\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.? \d{1,2}(?:st|nd|rd|th)?\b|"
-          r"\b\d{1,2}/\d{1,2}(?:/\d{2,4})?\b",
-)
-_DATE_ASKED = LazyPattern(
-    r"\b(?:what|which) (?:date|day of the month)\b|\bhow many (?:business |calendar |working |week|school )?days\b"
-    r"[^?]{0,30}\b(?:from|between|until|till|through|to|before|after|left)\b|哪一?天[^，。]{0,6}(?:到期|截止|吃完|用完|结束|满)|"
-    r"(?:几月)?几[号日][^，。]{0,4}(?:到期|截止|吃完|用完|结束|满)|(?:到期|截止|吃完|用完)[^，。]{0,4}(?:是)?(?:哪天|几号)|"
-    r"(?:最晚|最迟|最早)(?:是)?(?:哪一?天|几号)|(?:哪一?天|几号)之前",
-    ascii=r"\b(?:what|which) (?:date|day of the month)\b|\bhow many (?:business |calendar |working |week|school )?days\b"
-          r"[^?]{0,30}\b(?:from|between|until|till|through|to|before|after|left)\b",
-)
-
-
-_ROUNDING_ASKED = LazyPattern(
-    r"\bto (?:one|two|three|[123]) decimals?(?: places?)?\b|\b(?:rounded|round it|round that) to\b|"
-    r"\bto the nearest (?:cent|dollar|tenth|hundredth|whole number|percent|minute|hour|day)\b|保留(?:一|两|二|三|[123])位小数|精确到",
-    ascii=r"\bto (?:one|two|three|[123]) decimals?(?: places?)?\b|\b(?:rounded|round it|round that) to\b|"
-          r"\bto the nearest (?:cent|dollar|tenth|hundredth|whole number|percent|minute|hour|day)\b",
-)
-
-
-_ROUNDING_HINTS = ("decimal", "round", "nearest", "保留", "精确")
-_DATE_ASKED_HINTS = ("date", "days", "天", "几号", "几日")
-"""Substrings without which the patterns above cannot match: most questions skip their search."""
-
-
-def rounding_asked(low: str) -> str | None:
-    """'FG% to one decimal please', '及格率是多少？保留一位小数': the precision of a figure to compute is given."""
-    if not any(k in low for k in _ROUNDING_HINTS):
-        return None
-    found = _ROUNDING_ASKED.search(low)
-    return found.group(0) if found else None
-
-
-def date_arithmetic(low: str) -> str | None:
-    """A calendar date given and a date, or a count of days, asked of it ("served October 28 ... 21 days to
-    respond, what date is the deadline", "how many business days from Jan 6 through Jan 31"): a count on a
-    calendar, exact, with no clock to read."""
-    if not any(k in low for k in _DATE_ASKED_HINTS):
-        return None
-    if (asked := _DATE_ASKED.search(low)) is None or (given := _GIVEN_DATE.search(low)) is None:
-        return None
-    return f"{given.group(0)} ... {asked.group(0)}"
-
-
 def rate_riddle(numbers: list[str], low: str) -> bool:
     """The same number for the workers, the items and the time ("5 machines, 5 minutes, 5 widgets")."""
     written = [n for n in numbers if n not in _UNIT_PREFIXES]  # a lone 千 may be a unit's prefix (千米)
