@@ -137,7 +137,8 @@ OPTION_FAMILIES: tuple[tuple[str, float, str, str, str], ...] = (
     ("plan asked", 0.8, "", "帮我规划|规划一下|怎么规划|如何规划|怎么安排比较好|怎么安排好|该怎么安排|如何安排",
      r"(?:怎么|如何)(?:排|分配|搭配)[^，。？?]{0,8}(?:比较|最|更)(?:好|合理|划算|稳|合适)|"
      r"\b(?:how (?:should|do|would|can|could) (?:i|we)|help (?:me|us)|i need to|we need to|trying to) plan\b|"
-     r"\bhow (?:should|do|would) (?:i|we) (?:split|divide|allocate|budget|spread) (?:my|our) (?:time|hours|week|weeks|days|budget)\b"),
+     r"\bhow (?:should|do|would) (?:i|we) (?:split|divide|allocate|budget|spread|sequence|structure|order|prioriti[sz]e|"
+     r"organi[sz]e|lay out) (?:my|our|the) (?:time|hours|week|weeks|day|days|budget|calls|jobs|tasks|studying|schedule)\b"),
 )
 
 # A family's pattern runs only when one of its hints is in the text: most texts lack all of them,
@@ -191,7 +192,8 @@ HINTS: dict[str, tuple[str, ...]] = {
     "clock/calendar": ("今天", "现在"),
     "release asked": ("newest", "newer", "new"),
     "calendar request": ("reminder", "block"),
-    "plan asked": ("plan", "split", "divide", "allocate", "budget", "spread", "怎么", "如何"),
+    "plan asked": ("plan", "split", "divide", "allocate", "budget", "spread", "sequence", "structure", "order", "prioritise",
+                   "prioritize", "organise", "organize", "lay", "怎么", "如何"),
     "choice": ("which", "or", "vs", "versus", "哪", "选", "还是", "该不该", "要不要", "应不应该", "是否应该", "是不是应该",
                "go with", "offers", "quotes", "bids", "candidates", "contenders", "finalists", "shortlist", "纠结", "拿不定", "定不下"),
     "comparison": ("比较",),

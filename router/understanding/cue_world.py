@@ -77,7 +77,8 @@ WORLD: tuple[tuple[str, str, float, str, str, str], ...] = (
      "train times|showtimes|show times|now playing|playing tonight|showing tonight|on tonight|in theaters now|in theatres now|"
      "surf report|surf conditions|the surf|ski conditions|snow conditions|road conditions|the polls|latest polls|poll numbers|"
      "approval rating|odds for|odds on|betting odds|point spread|betting line|winning numbers|lottery results|"
-     "lottery numbers|out yet|been announced|announced yet|been released|released yet|status of flight|check the status of",
+     "lottery numbers|out yet|been announced|announced yet|been released|released yet|status of flight|check the status of|"
+     "or is it just me|down or just me|is it just me",
      "路况|堵车吗|航班|比分|赛果|谁赢了|营业时间|余票|快递到哪|物流|赢了吗|输了吗|赢了没|输了没|赢没赢|战况|赛况|积分榜|"
      "停运|停飞|开门了吗|还开着吗|比赛结果|上映|热映|排片|还有票|有票吗|有没有票|还有座|还在运营|正常运营|正常运行|延误|晚点|宕机|崩了吗|挂了吗|"
      "开奖|中奖号码|月票榜|排行榜第一|榜第一|榜首是|热搜第一|热搜榜|票房第一|票房冠军|民调|支持率|赔率|路面结冰|出来了吗|出来没|出来了没|公布了吗|公布了没|公布没|发布了吗|发布了没",

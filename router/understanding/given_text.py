@@ -152,6 +152,8 @@ _CONDITION_EN = re.compile(
     r"\b(?:give|get|send|tell) me (?:only |just )?(?:the |any )[a-z-]+(?: [a-z-]+){0,4} (?:that|who|which|where) (?!i |you |we )|"
     r"\b(?:find|list|show|pull|mark|highlight|flag) (?:out )?(?:all |every |only )?(?:the |any )?"
     r"[a-z-]+(?: [a-z-]+){0,5} (?:that|who|which|where) (?!i |you |we )|"
+    # "from this forecast, which nights have cloud under 20%": the items named after the text they come from
+    r"\b(?:from|in|of) (?:this|these|the following|the above|that) [\w-]+(?: [\w-]+)?, which [\w-]+ (?:are|is|have|has|had|were|was|need|got)\b|"
     # "what does this clause say about refunds? '...'": the text read against one question, nothing to fill in
     r"\bwhat (?:does|do|did) (?:this|the|these|that|my|our) (?:[\w-]+ ){1,3}(?:actually |really )?"
     r"(?:say|state|provide|require|allow)s? (?:about|on|regarding|if|when|for)\b"

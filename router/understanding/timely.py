@@ -22,6 +22,10 @@ _DEFINITIONAL = ("difference between", "what causes", "why is", "why are", "why 
                  "definition of", "in simple terms", "区别", "原理", "为什么", "为啥", "是什么原因")
 
 
+_CODE_REQUESTS = ("sketch", "script", "code:", "code for", "a program", "a function", "写个", "写一个", "脚本", "代码", "程序")
+"""Code asked for: what it reads or fetches (a sensor's humidity, a price feed) is its input, not a look-up."""
+
+
 def weigh_live_data(scores: dict[str, float], evidence: list[tuple[str, str, float]], names: set[str],
                     signals: dict[str, str], low: str, present: set[str], has_cjk: bool, *, length: int,
                     short: int, long: int, numbers: int, question_form: bool, interjection: bool,
@@ -51,8 +55,10 @@ def weigh_live_data(scores: dict[str, float], evidence: list[tuple[str, str, flo
         scores["live_data"] = min(scores["live_data"], 1.0)  # "the difference between a hurricane and a typhoon"
     if lettered or (scores["live_data"] > 0 and readings.inline_options(low)):  # an exam item's options are all it needs
         scores["live_data"] = 0.0
-    if scores["coding"] >= 3.0 and any(h in low for h in HOW_TO):
-        scores["live_data"] = min(scores["live_data"], 1.0)  # "how do I upgrade to the latest version of node": steps
+    if scores["coding"] >= 3.0 and (any(h in low for h in HOW_TO) or any(r in low for r in _CODE_REQUESTS)):
+        # "how do I upgrade to the latest version of node": steps; "arduino sketch please: DHT22 reads temp/humidity
+        # ...": the readings are the program's input, nothing to look up
+        scores["live_data"] = min(scores["live_data"], 1.0)
     if text_work or material or small_talk or puzzle or (scores["live_data"] > 0 and readings.past_era(low)):
         # a past era's prices and shops have stopped changing; the text's (the puzzle's premises', a remark's) weather and clock words are not a look-up
         scores["live_data"] = min(scores["live_data"], 1.0)
