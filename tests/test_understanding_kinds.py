@@ -453,6 +453,12 @@ KINDS_OF_ROUND_12 = [
     ("which date should i put on the invoice if net 30 from march 12", "maths", "react"),
     # a newer release asked is looked up; a quoted rule's figures are the rule's
     ("has Apple released a newer version of iOS 18 yet", "live_data", "react"),
+    # code asked for reads its sensors and feeds as input; a day or a sprint to order is a plan; a status asked
+    ("python script please: poll the weather API every hour and log temperature and humidity to a csv", "coding", "cot"),
+    ("how should we prioritise our tasks this sprint with two people out sick and a demo friday", "reasoning", "tot"),
+    ("is the company vpn down or is it just me", "live_data", "react"),
+    ("From this timetable, which trains are under 2 hours?\n08:10 4h05\n09:30 1h50\n11:00 2h40\n12:15 1h45",
+     "extraction", "cot"),
     missed("Here's the refund rule: 'Refunds within 30 days get 100%, 31-60 days 50%.' Does that apply to sale items?",
            "extraction", "cot", why="a question asked of a quoted rule is read as maths by its numbers (its mode is right)",
            by="cue tables"),
