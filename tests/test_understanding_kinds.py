@@ -459,9 +459,18 @@ KINDS_OF_ROUND_12 = [
     ("is the company vpn down or is it just me", "live_data", "react"),
     ("From this timetable, which trains are under 2 hours?\n08:10 4h05\n09:30 1h50\n11:00 2h40\n12:15 1h45",
      "extraction", "cot"),
-    missed("Here's the refund rule: 'Refunds within 30 days get 100%, 31-60 days 50%.' Does that apply to sale items?",
-           "extraction", "cot", why="a question asked of a quoted rule is read as maths by its numbers (its mode is right)",
-           by="cue tables"),
+    ("Here's the refund rule: 'Refunds within 30 days get 100%, 31-60 days 50%.' Does that apply to sale items?",
+     "extraction", "cot"),
+    # plans asked in Chinese, dates and shares asked, items kept, a total asked, a release on an old install
+    ("周末两天要带三个孩子上兴趣班，还要去看老人，时间怎么安排比较合理", "reasoning", "tot"),
+    ("小陈5月6号入职，试用期60天，什么时候转正", "maths", "react"),
+    ("we booked 340 tables in june and 51 cancelled, what's the cancellation rate as a percent", "maths", "react"),
+    ("only give me the players averaging over 20:\nKim 22.4\nLopez 18.9\nWard 25.1", "extraction", "cot"),
+    ("上周值班记录如下，谁值班超过3次？\n张：2次\n李：4次\n王：5次", "extraction", "cot"),
+    ("the drive is 3 hrs 20 min each way and we go twice a week for 6 weeks. total hours on the road?", "maths", "react"),
+    ("what's the latest version of Blender? the lab machines run some ancient build", "live_data", "react"),
+    ("Here's the return policy: \"Items may be returned within 30 days with a receipt; opened software is final sale.\" "
+     "Can I return an opened game I bought last week?", "extraction", "cot"),
 ]
 
 

@@ -173,7 +173,7 @@ def _understand(text: str) -> Understanding:
     if "operation on items" not in signals and fields:
         signals["operation on items"] = fields
     # "which of these invoices are overdue? INV-101 ...": items of a given text kept by a condition
-    selection = None if fields else given_text.condition_asked(body, low, has_cjk)
+    selection = None if fields else (given_text.condition_asked(body, low, has_cjk) or given_text.asked_of_quote(body))
     if selection is not None:
         signals.setdefault("operation on items", selection)
     operation = "extraction request" in names or "operation on items" in signals

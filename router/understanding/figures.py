@@ -45,8 +45,8 @@ _OWN = frozenset({"i", "we", "my", "our", "me", "us", "i'm", "we're", "i've", "w
 _SHORT = 200
 """A question this short that gives three amounts and asks their statistic asks it of them."""
 _CHANGE_ASKED = re.compile(r"\b(?:percent(?:age)?|%) (?:growth|change|increase|decrease|drop|rise|gain|loss)\b|\bgrowth rate\b|"
-                           r"增长率|增幅|涨幅|降幅|(?:增长|下降|上涨|下跌)了?百分之几")
-"""A relative change asked of two given amounts."""
+                           r"\bas a (?:percent|percentage)\b|增长率|增幅|涨幅|降幅|(?:增长|下降|上涨|下跌)了?百分之几|占比多少|占百分之几")
+"""A relative change or share asked of given amounts ("37 of 212 were no-shows, what's the rate as a percent")."""
 
 
 def quantities(c: Compiled, body: str, low: str, digits: bool, present: set[str],
@@ -73,11 +73,12 @@ _GIVEN_DATE = LazyPattern(
           r"\b\d{1,2}/\d{1,2}(?:/\d{2,4})?\b",
 )
 _DATE_ASKED = LazyPattern(
-    r"\b(?:what|which) (?:date|day of the month)\b|\bhow many (?:business |calendar |working |week|school )?days\b"
+    r"\b(?:what|which) (?:dates?|day of the month)\b|\bhow many (?:business |calendar |working |week|school )?days\b"
     r"[^?]{0,30}\b(?:from|between|until|till|through|to|before|after|left)\b|哪一?天[^，。]{0,6}(?:到期|截止|吃完|用完|结束|满)|"
+    r"什么时候(?:能|可以)?(?:转正|到期|截止|满|结束|吃完|用完)|"
     r"(?:几月)?几[号日][^，。]{0,4}(?:到期|截止|吃完|用完|结束|满)|(?:到期|截止|吃完|用完)[^，。]{0,4}(?:是)?(?:哪天|几号)|"
     r"(?:最晚|最迟|最早)(?:是)?(?:哪一?天|几号)|(?:哪一?天|几号)之前",
-    ascii=r"\b(?:what|which) (?:date|day of the month)\b|\bhow many (?:business |calendar |working |week|school )?days\b"
+    ascii=r"\b(?:what|which) (?:dates?|day of the month)\b|\bhow many (?:business |calendar |working |week|school )?days\b"
           r"[^?]{0,30}\b(?:from|between|until|till|through|to|before|after|left)\b",
 )
 
@@ -91,7 +92,7 @@ _ROUNDING_ASKED = LazyPattern(
 
 
 _ROUNDING_HINTS = ("decimal", "round", "nearest", "保留", "精确")
-_DATE_ASKED_HINTS = ("date", "days", "天", "几号", "几日")
+_DATE_ASKED_HINTS = ("date", "days", "天", "几号", "几日", "什么时候")
 """Substrings without which the patterns above cannot match: most questions skip their search."""
 
 

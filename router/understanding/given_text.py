@@ -75,6 +75,39 @@ def figures_quoted(body: str) -> bool:
     return len(_DIGITS.findall(quoted.group(0))) >= 2 and len(_DIGITS.findall(outside)) < 2
 
 
+_ASKED_OF_IT = re.compile(r"(?:does|do|is|are|am|can|could|would|will|did|was|were|what|which|who|when|how long|how much|"
+                          r"how many|how often)\b", re.IGNORECASE)
+_QUOTE_HANDED = re.compile(r"[:：]\s*[\"“'‘「]")
+_CLOSERS = {'"': '"', "“": "”", "‘": "’", "「": "」"}
+_APOSTROPHE_CLOSE = re.compile(r"[.!?;]'(?=\s|$)")
+_SPEAKERS = re.compile(r"\b(?:says|said|claims|replies|answers)\s*[:：]|说[:：]")
+_REWORKED = re.compile(r"\b(?:rewrite|rephrase|reword|translate|shorten|polish|summari[sz]e|make (?:it|this)|turn (?:it|this)|"
+                       r"write|draft|fix|edit|improve|proofread)\b", re.IGNORECASE)
+
+
+def asked_of_quote(body: str) -> str | None:
+    """A question asked after a quotation handed over ("Here's the warranty text: '... does not cover paint ...'
+    Customer's paint is bubbling. Does this cover it?"): the text is read to answer it, whatever its own "or"s and
+    figures; a rework asked of it ("can you make it friendlier?") is not this."""
+    handed = list(_QUOTE_HANDED.finditer(body))
+    if len(handed) != 1 or _SPEAKERS.search(body):
+        return None  # "A says: 'B is lying.' ...", "Caterer: '...' DJ: '...'": a puzzle's statements, reasoned about
+    start = handed[0].end()
+    opener = body[start - 1]
+    if opener == "'":  # an apostrophe may be inside the quotation: it ends on one after a full stop
+        close = _APOSTROPHE_CLOSE.search(body, start)
+        end = close.end() if close else -1
+    else:
+        end = body.find(_CLOSERS[opener], start) + 1
+    if end <= 0 or end - start < 30:
+        return None
+    after = body[end:].strip()
+    question = after.rsplit(". ", 1)[-1].strip()
+    if not after.endswith("?") or not _ASKED_OF_IT.match(question) or _REWORKED.search(after):
+        return None
+    return question
+
+
 def opens(term: str, low: str, tokens: list[str]) -> bool:
     """Whether a greeting term is among the first words of the text (a Chinese one: its first characters)."""
     # "turn this into a formal email: hey boss, ...": a greeting after the colon is the text's
@@ -146,7 +179,7 @@ _CONDITION_EN = re.compile(
     r"\b(?:who|which ones?)(?:'s| is| are)? (?:above|below|over|under|at least|more than|less than|higher than|lower than)\b|"
     r"\bwhich (?:[a-z-]+ ){1,3}(?:in|on|from|of) (?:this|these|that|those|the following|the above|the list|my)\b|"
     r"\b(?:these|this list|the following|below)\b.{0,40}\bwhich [a-z-]+ (?:are|is|have|has|need|were|was|went)\b|"
-    r"\b(?:only|just) (?:the|those|ones)\b|\b(?:keep|leave|show|list|give me) (?:only|just)\b|\bonly (?:keep|show|list)\b|\b(?:pick|filter|weed|single) out\b|\bfilter (?:the|these|this|for|by|to)\b|"
+    r"\b(?:only|just) (?:the|those|ones)\b|\bonly (?:give|show|tell|send) me\b|\b(?:keep|leave|show|list|give me) (?:only|just)\b|\bonly (?:keep|show|list)\b|\b(?:pick|filter|weed|single) out\b|\bfilter (?:the|these|this|for|by|to)\b|"
     r"\b(?:the ones|those|any|anything|anyone|everything|everyone|all (?:the )?[a-z-]+) (?:that|who|which|where) "
     r"(?!i |you |we )|"
     r"\b(?:give|get|send|tell) me (?:only |just )?(?:the |any )[a-z-]+(?: [a-z-]+){0,4} (?:that|who|which|where) (?!i |you |we )|"
@@ -159,7 +192,7 @@ _CONDITION_EN = re.compile(
     r"(?:say|state|provide|require|allow)s? (?:about|on|regarding|if|when|for)\b"
 )
 _CONDITION_ZH = re.compile(
-    r"关于[^，,。？?]{1,16}?(?:是怎么|是如何|怎么|如何)(?:规定|约定|说|写)的?|(?<![有些])哪(?:些|几)|的(?:都|全|全部|统统)?(?:帮我|给我)?(?:挑|找|选|筛|拎|摘|标|列)出|把[^，,。：:\s]{1,10}(?:挑|筛|拣)出|(?:挑|找|筛|拣|选)出[^，,。：:\s]{1,12}的那?(?:几|些)|提到的|只(?:要|把|列|挑|留|看|保留)|筛选|筛出|筛一下|过滤|"
+    r"谁[^，,。？?\n]{0,8}(?:超过|不到|低于|高于|少于|多于|以上|以下|不满)|关于[^，,。？?]{1,16}?(?:是怎么|是如何|怎么|如何)(?:规定|约定|说|写)的?|(?<![有些])哪(?:些|几)|的(?:都|全|全部|统统)?(?:帮我|给我)?(?:挑|找|选|筛|拎|摘|标|列)出|把[^，,。：:\s]{1,10}(?:挑|筛|拣)出|(?:挑|找|筛|拣|选)出[^，,。：:\s]{1,12}的那?(?:几|些)|提到的|只(?:要|把|列|挑|留|看|保留)|筛选|筛出|筛一下|过滤|"
     r"(?:符合|满足|属于|包含|含有?|提到|涉及|超过|低于|高于|不到|大于|小于|没有?|还没|未)[^，,。：:\s]{1,12}的"
 )
 _CHOICE = re.compile(r"\b(?:should|best|better|worth|recommend|prefer|would you|go with|choose|cheapest|safest)\b|"

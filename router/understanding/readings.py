@@ -186,7 +186,8 @@ _FIGURE_ASKED_EN = LazyPattern(
     r"invoice|value|cost|price|fee|balance|dose|profit|margin|abv|amount|pay|cut|share)\b|\bwhat (?:total|rate|amount)\b"
     r"|\bwhat (?:[a-z]+ )?(?:%|percent|percentage)(?= do| is| would| should| will| does| of| to)"
     r"|\bwhat (?:[a-z/]+ ){1,4}(?:do|would|will|should) (?:i|we) (?:get|end up with)\b|\bwhat(?:'s| is) left\b"
-    r"|\b(?:work out|figure out|calc(?:ulate)?) (?:the |my |our )?(?:total|bill|cost|amount|rate|dose)\b",
+    r"|\b(?:work out|figure out|calc(?:ulate)?) (?:the |my |our )?(?:total|bill|cost|amount|rate|dose)\b"
+    r"|(?:^|[.!?]\s+)total [\w ]{1,25}\?\s*$",
 )
 _ASKING_FOR_ME_EN = re.compile(r"\b(?:i|i'm|i've|my|me|we|our|us)\b")
 _STORY_NAME = re.compile(r"(?:^|[.!?]\s+)(?:[A-Z][a-z]+ (?:and [A-Z][a-z]+ )?(?:is|was|has|had|wants|buys|bought|makes|"
@@ -209,7 +210,7 @@ _PAST_ERA = LazyPattern(
     r"民国|晚清|清末|清朝|明朝|宋朝|唐朝|汉朝|元朝|秦朝|古代|古时候|上世纪|解放前|[一二三四五六七八九\d]十?年代"
     r"|\bback in the (?:day|days|1[5-9]\d0s|'?[2-9]0s)\b|\bin the (?:1[5-9]\d0s|'[2-9]0s)\b|\b1[0-9]th century\b"
     r"|\b(?:did|was|were)\b.{0,60}\bin the (?:early |mid |late )?[2-9]0s\b"
-    r"|\b(?:medieval|victorian|ancient|historically)\b|\bduring (?:the )?(?:ww[12i]+|world war|the war|the depression)\b"
+    r"|\b(?:medieval|victorian|historically)\b|\bancient\b(?! (?:version|release|build|laptop|phone|computer|pc|copy|install))|\bduring (?:the )?(?:ww[12i]+|world war|the war|the depression)\b"
 )
 """A past era named ("民国时候", "back in the 1920s", "victorian"): what it asks about has stopped changing."""
 
