@@ -364,7 +364,7 @@ def _understand(text: str) -> Understanding:
         if (learned_reading.overrules(first, second, task, guessed=task == guessed)
                 and not vetoed(second, task=task, constraints=constraints, names=names, scores=scores, low=low, body=body,
                                material=material, question_form=question_form, word_problem=word_problem,
-                               own_calendar=own_calendar)):
+                               own_calendar=own_calendar, quoted_figures=quoted_figures)):
             task = learned_reading.revise(second[0], task, constraints, scores, body)
             scores[task] = max(scores.values()) + 0.5
             evidence.append((task, f"worded like {second[0]} questions ({second[2]:.2f})", scores[task]))

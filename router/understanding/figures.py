@@ -3,7 +3,8 @@
 Years, ages and numbers inside names ("Apollo 11") are not operands; number words are ("half of Leo's
 age and five years younger"). An exact figure is a ready-made expression, a percentage of an amount, a
 unit conversion, a finance formula with its inputs, a ratio of given amounts, a date counted from a given
-date, a relative change, a figure to a precision asked: something a calculator should produce. A reason asked for ("why does 1/3 + 1/3 + 1/3 equal 1?") or a reading judged against a
+date, a relative change, a figure to a precision asked: something a calculator should produce. A reason
+asked for ("why does 1/3 + 1/3 + 1/3 equal 1?") or a reading judged against a
 norm ("is 140/90 high?") computes nothing.
 """
 
@@ -119,7 +120,7 @@ def exact_figure(c: Compiled, body: str, low: str, window: str, digits: bool, pr
                  signals: dict[str, str], numbers: list[str], has_cjk: bool) -> str | None:
     """What exact figure the question asks for (its evidence), or None."""
     exact = None
-    given = sum(n[0].isdigit() for n in numbers)
+    given = sum(n[0].isdigit() for n in numbers)  # amounts written in digits, not "一个正方形"
     expression = c.expression.search(window) if digits else None
     if expression is None and digits and (
         not FUNCTION_WORDS.isdisjoint(present) or any(k in window for k in _FUNCTION_HINTS)
@@ -149,11 +150,11 @@ def exact_figure(c: Compiled, body: str, low: str, window: str, digits: bool, pr
         exact = f"a change between given amounts '{change.group(0)}'"  # "1,340 patients in January, 1,512 by December. percent growth?"
     elif "exact finance" in signals and len(numbers) >= 2 and not explaining:
         exact = f"finance formula with {len(numbers)} inputs"
-    elif "ratio asked" in signals and sum(n[0].isdigit() for n in numbers) >= 2 and not explaining:  # amounts, not "一个正方形"
+    elif "ratio asked" in signals and given >= 2 and not explaining:  # amounts, not "一个正方形"
         exact = f"a ratio of given amounts '{signals['ratio asked']}'"
     elif "savings growth" in signals and "%" in window and len(numbers) >= 2 and not explaining:
         exact = f"savings growth at a rate, {len(numbers)} inputs"
-    elif sum(n[0].isdigit() for n in numbers) >= 2 and not explaining and (rounded := rounding_asked(low)):
+    elif given >= 2 and not explaining and (rounded := rounding_asked(low)):
         exact = f"a figure to a precision asked '{rounded}'"
     elif not explaining and (dated := date_arithmetic(low)):
         exact = f"a date counted from a given date '{dated}'"
@@ -163,7 +164,7 @@ def exact_figure(c: Compiled, body: str, low: str, window: str, digits: bool, pr
         exact = f"a length through a scale '{scaled}'"
     elif has_cjk and (total := readings.unit_total(low)):
         exact = f"a unit price times a quantity '{total}'"
-    elif sum(n[0].isdigit() for n in numbers) >= 2 and not explaining and (sum_asked := readings.practical_sum(low, has_cjk, body)):
+    elif given >= 2 and not explaining and (sum_asked := readings.practical_sum(low, has_cjk, body)):
         exact = f"a practical sum on given amounts '{sum_asked}'"
     return exact
 

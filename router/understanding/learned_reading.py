@@ -140,8 +140,9 @@ def overrules(first: str, second: tuple[str, str, float], task: str, sure: float
     """Whether the model's reading ``second`` (reading, mode, probability) replaces the cues' reading ``first``
     of a question whose cue task is ``task``.
 
-    ``guessed``: the cues' task was guessed from words alone (see ``structure``). The thresholds are parameters so that the trainer's first-runs table
-    can weigh other values with the same rule; the product always uses the defaults.
+    ``guessed``: the cues' task was guessed from words alone (see ``structure``). The thresholds are
+    parameters so that the trainer's first-runs table can weigh other values with the same rule; the product
+    always uses the defaults.
     """
     if READING_MODE[first] == second[1]:
         return False

@@ -28,7 +28,7 @@ _A_NOT_A = re.compile(r"([\u4e00-\u9fff])[不没]\1")
 
 def vetoed(second: tuple[str, str, float], *, task: str, constraints: Set[str], names: Set[str],
            scores: Mapping[str, float], low: str, body: str, material: bool, question_form: bool,
-           word_problem: bool, own_calendar: bool) -> bool:
+           word_problem: bool, own_calendar: bool, quoted_figures: bool) -> bool:
     """Whether the cues' reading of ``body`` stands against the learned reading ``second`` (reading, mode,
     probability), however sure the words are."""
     reading = second[0]
@@ -37,7 +37,7 @@ def vetoed(second: tuple[str, str, float], *, task: str, constraints: Set[str], 
         # what words mean; a score's dash subtracts nothing; a sum inside code is the code's; a word problem of
         # named people ("John takes care of 10 dogs ...") is a textbook's unless the words are surer
         if (readings.worked_in_steps(body, low) or readings.asks_meaning(low) or readings.score_line(low)
-                or not names.isdisjoint(CODE_WRITTEN) or (material and given_text.figures_quoted(body))):
+                or not names.isdisjoint(CODE_WRITTEN) or quoted_figures):
             return True  # ... and a quoted clause's figures are the clause's
         if word_problem and second[2] < learned_reading.SURE_OF_STORY and readings.names_someone(body):
             return True
