@@ -477,3 +477,45 @@ KINDS_OF_ROUND_12 = [
 @pytest.mark.parametrize(("question", "task", "mode"), KINDS_OF_ROUND_12)
 def test_plans_asked_dates_counted_releases_and_clauses(question: str, task: str, mode: str) -> None:
     _reads(question, task, mode)
+
+
+KINDS_OF_ROUND_13 = [
+    # a time counted on a clock from a given time and durations; a norm asked of the times told is advice
+    ("we start loading at 6:15, it takes 25 min per truck and there are 5 trucks. what time will we be done?", "maths", "react"),
+    ("doors open 18:30, the set runs 95 minutes with a 20 min interval, when will it end", "maths", "react"),
+    ("早上8点半开工，每道工序40分钟，一共4道，中间歇15分钟，几点能收工？", "maths", "react"),
+    ("how many hours of sleep is enough for a 9 year old? she goes to bed at 9:30 and gets up at 6:45", "knowledge", "cot"),
+    ("remind me at 6:15 tomorrow to move the car", "schedule", "few_shot"),
+    # a payout by an insurer or a plan on given figures is a sum; a note's role is nobody's name
+    ("Policy pays 80% after a $1,000 deductible. Claimant's bill came to $7,400. How much does the insurer pay?",
+     "maths", "react"),
+    # decisions asked in so many words, with or without "now"
+    ("要不要把车卖了？现在每个月停车费加保险要一千多，一周才开两次", "reasoning", "tot"),
+    ("篮球、书法、奥数报了三个班，孩子累得不行，得砍掉一个，怎么取舍", "reasoning", "tot"),
+    ("家里的路由器用了六年，新款要八百多，旧的还能用，有没有必要换新的", "reasoning", "tot"),
+    ("i'm torn. the apartment downtown is smaller but 10 min from work, the one in the suburbs has a yard. help me think",
+     "reasoning", "tot"),
+    ("oak barrels or steel tanks for my first chardonnay? small winery, tight budget", "reasoning", "tot"),
+    ("周末摆摊选上午、下午还是晚上？各有什么好处坏处", "reasoning", "tot"),
+    # a plan's figures are its limits: no sum
+    ("3 cooks, 140 covers tonight and the oven is down. how should we sequence the prep?", "reasoning", "tot"),
+    # things told apart are explained; an event told with "today" is news, no entry
+    ("how do you tell frost damage on a lawn apart from grubs?", "knowledge", "cot"),
+    ("my son graduated today and I couldn't be there. missing my family so much", "chat", "cot"),
+    # items handed over as a list, kept by a condition asked after them; columns listed with commas
+    ("Our rental fleet:\n- Van A, 9 seats, automatic\n- Van B, 7 seats, manual\n- Van C, 12 seats, automatic\n"
+     "Which ones are automatic and over 8 seats?", "extraction", "cot"),
+    ("put these contacts into columns: name, title, email.\n\nAna Ruiz - Buyer - ana@shopco.com\nLee Kim - CFO - lee@kim.io",
+     "extraction", "few_shot"),
+    ("下面是这周的值班表，哪些人排了周末？\n小王 周一周六\n小李 周二\n小赵 周日", "extraction", "cot"),
+    # a question asked before the one clause it quotes
+    ("合同里这条说提前退租要赔多少？\n“乙方提前解除合同的，应提前30日书面通知，并支付相当于一个月租金的违约金。”",
+     "extraction", "cot"),
+    # a sum told with a fake note is a trick to see through
+    ("someone paid with a fake $50 for a $20 item and I gave $30 change, how much did I lose", "maths", "cot"),
+]
+
+
+@pytest.mark.parametrize(("question", "task", "mode"), KINDS_OF_ROUND_13)
+def test_clock_counts_payouts_decisions_and_lists_handed_over(question: str, task: str, mode: str) -> None:
+    _reads(question, task, mode)

@@ -27,7 +27,7 @@ import re
 from functools import lru_cache
 
 from router.understanding import fallback as task_fallback
-from router.understanding import figures, given_text, learned_reading, readings, timely
+from router.understanding import figures, given_text, learned_reading, readings, riddles, timely, vetoes
 from router.understanding.casual import restore_apostrophes
 from router.understanding.cues import FAMILIES, compiled
 from router.understanding.families import family_hits
@@ -57,8 +57,6 @@ _SCHEDULE_CHARS = 200
 _TEXT_TASKS = frozenset({"translation", "writing", "roleplay"})
 _HABITUAL = ("every night", "every morning", "each night", "always", "usually", "每天", "每晚", "总是", "经常", "老是")
 _PUZZLE = frozenset({"constraint puzzle", "deduction", "logic puzzle"})
-_RIDDLE_WORDS = ("riddle", "brain teaser", "brainteaser", "trick question", "puzzle", "谜语", "脑筋急转弯", "智力题")
-"""A sum told as a riddle is a trick to see through, worked in steps, not handed to a calculator."""
 _TOPICAL = frozenset({"world facts", "everyday know-how"})
 _TOPICAL_CHARS = 200
 """Topic nouns (a recipe, a river) say what a short question is about; in a long text or a word problem
@@ -66,12 +64,6 @@ they are the text's material."""
 _MATERIAL_ONLY = frozenset({"operation on items", "exact finance", "summarise verb"})
 """Families read as signals, not scores: operations ("find", "classify" ...) count only over a text the
 question hands over, finance terms only as the inputs of an exact figure (talk of interest rates is not a sum)."""
-_DAY_WORDS = ("yesterday", "tomorrow", "today", "day after", "day before", "昨天", "明天", "今天", "后天", "前天")
-_WEEKDAY = re.compile(r"monday|tuesday|wednesday|thursday|friday|saturday|sunday|周[一二三四五六日天]|星期[一二三四五六日天]")
-_WEEKDAY_GIVEN = re.compile(r"(?:是|was|is) ?(?:周[一二三四五六日天]|星期[一二三四五六日天]|礼拜[一二三四五六日天]|"
-                            r"monday|tuesday|wednesday|thursday|friday|saturday|sunday)")
-_WEEKDAY_ASKED = ("周几", "星期几", "礼拜几", "what day", "which day")
-_HYPOTHETICAL = ("if ", "suppose", "imagine", "如果", "假如", "假设", "要是")
 _ASKING_OPENERS = frozenset({"is", "are", "was", "were", "will", "does", "did", "has", "any", "am", "isn't", "aren't", "won't",
                              "didn't", "doesn't", "wasn't", "anyone", "anybody"})
 """A line that opens with one of these asks, with or without a question mark ("is it gonna rain later")."""
@@ -139,15 +131,15 @@ def _understand(text: str) -> Understanding:
             continue  # "hi" deep inside a long text is someone else's greeting
         elif family.task == "options":
             options += family.weight
-            if family.name == "plan asked":
+            if family.name in vetoes.ASKED_OUTRIGHT:
                 names.add(family.name)  # the vetoes read it
         else:
             scores[family.task] += family.weight
             names.add(family.name)
             evidence.append((family.task, f"{family.name} '{matched.strip()[:40]}'", family.weight))
 
-    if signals.get("quantity question") == "几个" and "几个" not in readings.DEMONSTRATIVE_FEW.sub("", low):
-        del signals["quantity question"]  # "这几个岗位里 哪些...": these few, no count asked
+    if "quantity question" in signals and readings.no_count_asked(signals["quantity question"], low):
+        del signals["quantity question"]  # "这几个岗位里 哪些...": these few; "各有啥好处"; "睡多久才够": a norm
     reweigh(c, low, present, scores, names, options)
     # "any idea if the park is packed today lol": a trailing interjection colours a question, it makes no talk
     interjection = "feelings" in names and any(e[1] in _INTERJECTIONS for e in evidence if e[0] == "chat")
@@ -176,6 +168,8 @@ def _understand(text: str) -> Understanding:
     selection = None if fields else (given_text.condition_asked(body, low, has_cjk) or given_text.asked_of_quote(body))
     if selection is not None:
         signals.setdefault("operation on items", selection)
+        if "format" in signals and given_text.names_material(low, signals["format"]):
+            del signals["format"]  # "下面是学校给的课后服务清单，哪些是周二周四上的": the list handed over, no format asked
     operation = "extraction request" in names or "operation on items" in signals
     if operation and "extraction request" not in names and any(q in low for q in given_text.QUESTION_HANDED):
         # "Read the following question and answer in \boxed{}": what is handed over is a question to
@@ -211,20 +205,10 @@ def _understand(text: str) -> Understanding:
     text_work = any(scores[t] >= 3.5 for t in _TEXT_TASKS)
 
     # A riddle about days ("if yesterday were tomorrow ...") gives its own calendar: no clock needed.
-    hypothetical = any(h in low for h in _HYPOTHETICAL)
-    day_words = sum(1 for d in _DAY_WORDS if d in low)
-    # "今天的前天是周一，那大后天是周几": a weekday given, another asked of it
-    given_day = day_words >= 2 and _WEEKDAY_GIVEN.search(low) is not None and any(a in low for a in _WEEKDAY_ASKED)
-    own_calendar = (hypothetical and day_words + (1 if _WEEKDAY.search(low) else 0) >= 3) or given_day
-    if own_calendar:
+    if own_calendar := riddles.own_calendar(low, digits):
         scores["reasoning"] += 3.0
         scores["live_data"] = min(scores["live_data"], 1.0)
-        evidence.append(("reasoning", "a riddle about days", 3.0))
-    elif digits and readings.calendar_arithmetic(low):  # "what day is it 45 days after a tuesday"
-        own_calendar = True
-        scores["reasoning"] += 3.0
-        scores["live_data"] = min(scores["live_data"], 1.0)
-        evidence.append(("reasoning", "counting days from a given weekday", 3.0))
+        evidence.append(("reasoning", own_calendar, 3.0))
 
     # Quantities: years, ordinals and numbers inside names ("Apollo 11") are not operands.
     numbers, quantities = figures.quantities(c, body, low, digits, present, signals)
@@ -235,7 +219,7 @@ def _understand(text: str) -> Understanding:
                 scores[c.families[index].task] -= c.families[index].weight
                 names.discard(c.families[index].name)
     if (len(body) <= _RIDDLE_CHARS and not proof and not lettered and "code" not in constraints
-            and readings.rate_riddle(numbers, low)):
+            and riddles.rate_riddle(numbers, low)):
         scores["reasoning"] += 3.4
         evidence.append(("reasoning", "one number for workers, items and time (a rate riddle)", 3.4))
     if has_cjk and numbers and "conversion" not in signals and (converted := readings.zh_conversion(low)):
@@ -259,7 +243,7 @@ def _understand(text: str) -> Understanding:
             # annuity") asks it just the same, unless it asks for a computation; "which date should I tell the
             # patient" asks one date counted, no choice
             exact = None
-        if exact and any(w in low for w in _RIDDLE_WORDS):
+        if exact and riddles.told_as_riddle(low):
             exact = None  # "riddle a customer told me: ... a fake $100 bill ... how much did he lose": a trick to see
         if exact:
             constraints.add("exact_figure")
@@ -277,7 +261,8 @@ def _understand(text: str) -> Understanding:
             word_problem = True
             if "deictic" not in signals:  # the fog that covers the problem's city is no forecast to fetch
                 scores["live_data"] = min(scores["live_data"], 0.5)
-        elif len(numbers) >= 2 and question_form:
+        elif (len(numbers) >= 2 and question_form and not (options >= CHOICE_PRESSURE and "plan asked" in names)
+              and not readings.norm_asked(low)):  # a plan's figures are its limits; a norm's are the asker's case
             scores["maths"] += 1.2
             evidence.append(("maths", f"{len(numbers)} numbers in a question", 1.2))
 
@@ -309,7 +294,8 @@ def _understand(text: str) -> Understanding:
             scores["schedule"] += entry[1]
             evidence.append(("schedule", f"dated statement '{entry[0].strip()}'", entry[1]))
 
-    if options and scores["coding"] >= 3.0 and any(h in low for h in _CODE_HOW) and not any(a in low for a in _ALTERNATIVES):
+    if (options and scores["coding"] >= 3.0 and any(h in low for h in _CODE_HOW) and not any(a in low for a in _ALTERNATIVES)
+            and names.isdisjoint(vetoes.ASKED_OUTRIGHT)):
         options = 0.0  # "linux 怎么查看端口被哪个进程占用": which process, asked inside a how-to, is no choice
     if options and ((any(t in low for t in _TELL_APART) and given_text.choice_asked(low) is None)
                     or WHICH_NEVER.search(low) is not None):
@@ -364,7 +350,7 @@ def _understand(text: str) -> Understanding:
         if (learned_reading.overrules(first, second, task, guessed=task == guessed)
                 and not vetoed(second, task=task, constraints=constraints, names=names, scores=scores, low=low, body=body,
                                material=material, question_form=question_form, word_problem=word_problem,
-                               own_calendar=own_calendar, quoted_figures=quoted_figures)):
+                               own_calendar=own_calendar is not None, quoted_figures=quoted_figures)):
             task = learned_reading.revise(second[0], task, constraints, scores, body)
             scores[task] = max(scores.values()) + 0.5
             evidence.append((task, f"worded like {second[0]} questions ({second[2]:.2f})", scores[task]))

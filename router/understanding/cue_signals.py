@@ -59,7 +59,8 @@ SIGNALS: tuple[tuple[str, str, str], ...] = (
      "percent decrease|percentage change|percent change|percentage growth|growth rate|what percent|what percentage|"
      "how many percent|roi|return on investment",
      "利润率|毛利率|净利率|占比|百分之多少|百分之几|百分比是多少|增长率|增长了多少|增幅|涨幅|降幅|跌幅|收益率|回报率|几成"),
-    ("past time", "yesterday|last night|last week|last month|last year|ago|earlier today",
+    ("past time", "yesterday|last night|last week|last month|last year|ago|earlier today|turned|graduated|was born|"
+     "got married|passed away",
      "昨天|昨晚|前天|上周|上个月|去年|刚才|已经"),
     ("time word",
      "tomorrow|tonight|today|next week|next month|this weekend|this morning|this afternoon|this evening|noon|"
@@ -87,19 +88,20 @@ OPTION_FAMILIES: tuple[tuple[str, float, str, str, str], ...] = (
      "decide between|or should|what should i choose|which of|pick the best|choose the best|how should i decide|"
      "how do i decide|how do i choose|how should i choose|tell me which|which to|which first|which one first|"
      "which is worth|which one is worth|which are worth|which makes more sense|which makes the most sense|which is smarter|"
-     "which would you pick|which would you go with|which would you choose|which would you recommend|what would you pick",
-     "哪个|哪种|哪一个|哪家|选哪|怎么选|如何选|该选|选择哪|怎么决策|如何决策|帮我选|帮忙选|替我选",
+     "which would you pick|which would you go with|which would you choose|which would you recommend|what would you pick|"
+     "i'm torn|i am torn",
+     "哪个|哪种|哪一个|哪家|选哪|怎么选|如何选|该选|选择哪|怎么决策|如何决策|帮我选|帮忙选|替我选|怎么取舍|如何取舍|该怎么取舍",
      r"\bweigh(?:ing)? (?:[\w'-]+ ){1,10}against\b|\b(?:should|do|shall) (?:i|we|our \w+|my \w+) (?:[^?.]|(?<=\d)\.(?=\d)){1,60} or (?!not\b)(?:[^?.]|(?<=\d)\.(?=\d)){1,40}(?:\?|$)|^(?:[^，。？?]{0,8}?(?:给|帮|替|让)[^，。？?]{0,6}?)?(?:买|选|去|学|用|租|住|换|报|读|考|开)[^，。？?]{1,12}还是[^，。？?]{1,12}(?:[？?，,。]|$)|"
      r"^[^，。？?]{0,8}(?:买|卖|租|去|回|学|读|考|用|选|住|换|报|做|开|留|找|领|提|存|取|交|付|拿|贷)[^，。？?]{0,8}还是(?![不没])[^，。？?]{0,4}"
      r"(?:买|卖|租|去|回|学|读|考|用|选|住|换|报|做|开|留|找|领|提|存|取|交|拿|贷)|\bvs\.? [\w' .&+-]{1,25} vs\.? |^[\w' .&+-]{1,30} (?:or|vs\.?|versus) [\w' .&+-]{1,30}(?: for [\w' .&+-]{1,40})?$|"
      r"which \w+ (?:should|would|is better|to (?:choose|pick|buy|use))|^[\w' .&+-]{1,30} (?:or|vs\.?|versus) "
      r"[\w' .&+-]{1,30}[^?\n]{0,80}\?|哪[里儿]?.{0,6}(?:更?好|合适|划算)[？?呢]|选.{1,10}还是|还是.{1,12}(?:好|合适|划算|容易|适合|值得|有前途|靠谱)(?:[？?呢吗]|$)|"
      r"(?:该不该|要不要|应不应该|是否应该|是不是应该)(?![^，。？?]{0,4}(?:医院|看医生|看病|就医|急诊|吃药|吃退烧药|打针|输液))[^，。？?]{0,6}(?:跳槽|辞职|离职|换|买|卖|搬|读|考|报|结婚|分手|出国|"
-     r"创业|转行|留|去|租|学|生|投资|上|参加|报名|请|送|让|做)|"
+     r"创业|转行|留|去|租|学|生|投资|上|参加|报名|请|送|让|做|裸辞|辞|配|给|装|办|养)|"
      r"(?:该|应该|要不要|是)(?:用|选|买|去|学|报|租|住|换)?[^，。？?]{1,12}还是[^，。？?]{1,12}[？?]?$|"
      # a labelled list of offers or quotes ("job offers: Acme 95k remote, Beta 110k hybrid, ..."), "which for a ..."
      r"\b(?:offers|quotes|bids|candidates|contenders|finalists|shortlist)\s*:\s*[^,;\n]{2,50}[,;\n]\s*[^,;\n]{2,50}[,;\n]|"
-     r"\bwhich (?:one )?for (?:a|an|my|the|our)\b|"
+     r"\bwhich (?:one )?for (?:a|an|my|the|our)\b|(?:有没有|有)必要(?:买|换|升级|花|报|请|装|上)[^，。？?]{0,6}(?:贵|好|新|高)|"
      r"\bis it (?:smarter|better|wiser|cheaper|safer|best|worth it) to [^?]{1,80}? or\b|"
      r"\bwho (?:do|should|would|shall) (?:i|we|you) (?:go with|pick|choose|hire|use)\b|"
      # "三个幼儿园 一个离家近 一个双语 一个便宜 纠结死了": alternatives told one by one, and being torn between them
@@ -108,7 +110,8 @@ OPTION_FAMILIES: tuple[tuple[str, float, str, str, str], ...] = (
     ("comparison", 2.2,
      "compare|comparison|versus|vs|vs.|pros and cons|trade-off|trade-offs|tradeoff|tradeoffs|weigh|better|worse|"
      "advantages and disadvantages|worth it|more cost-effective|strengths and weaknesses",
-     "对比|优劣|利弊|优缺点|权衡|更好|划算|哪个好|孰优孰劣|值不值|比较一下", r"比较(?:哪|这|它|两|几)"),
+     "对比|优劣|利弊|优缺点|权衡|更好|划算|哪个好|孰优孰劣|值不值|比较一下|好处坏处|好处和坏处|好处与坏处",
+     r"比较(?:哪|这|它|两|几)"),
     ("alternative", 1.0, "or|whether", "或者|要不要|该不该|是否应该", r"还是(?![不没会很一也])"),
     ("enumerated alternatives", 1.6, "", "",
      r"[^、，,。？?！!]{1,12}、[^、，,。？?！!]{1,12}(?:、[^、，,。？?！!]{1,12}){0,6}[，,]?(?:还是|或者|或)"
@@ -126,8 +129,8 @@ OPTION_FAMILIES: tuple[tuple[str, float, str, str, str], ...] = (
      "最优|最好|最佳|最合适|最划算|最有效|最可行|最靠谱|最实际|排序|排个序|排名|优先级|评估|推荐|决策|选出|选一个|选出最|挑出最", ""),
     ("decision request", 1.6,
      "help me decide|help me think|help me weigh|help me figure out whether|help me figure out if|talk me through|"
-     "dilemma|torn between|can't decide|cant decide|can't make up my mind",
-     "帮我分析|帮我参谋|参谋一下|出出主意|值得吗|划不划算|帮我想想", ""),
+     "dilemma|torn between|torn on|torn about|can't decide|cant decide|can't make up my mind",
+     "帮我分析|帮我参谋|参谋一下|出出主意|值得吗|划不划算|帮我想想|取舍", ""),
     ("brainstorm/plan", 1.8,
      "brainstorm|propose|come up with|suggest|plan a|plan an|plan the|plan my|plan our|design a|design an|"
      "how should we|how can we|how could we|how should i|how should a|how should the|how should our",
@@ -197,7 +200,7 @@ HINTS: dict[str, tuple[str, ...]] = {
     "plan asked": ("plan", "split", "divide", "allocate", "budget", "spread", "sequence", "structure", "order", "prioritise",
                    "prioritize", "organise", "organize", "lay", "怎么", "如何"),
     "choice": ("which", "or", "vs", "versus", "哪", "选", "还是", "该不该", "要不要", "应不应该", "是否应该", "是不是应该",
-               "go with", "offers", "quotes", "bids", "candidates", "contenders", "finalists", "shortlist", "纠结", "拿不定", "定不下"),
+               "必要", "go with", "offers", "quotes", "bids", "candidates", "contenders", "finalists", "shortlist", "纠结", "拿不定", "定不下"),
     "comparison": ("比较",),
     "alternative": ("还是",),
     "superlative way": ("best", "smartest", "cheapest", "fastest", "easiest", "safest", "wisest", "most", "最"),

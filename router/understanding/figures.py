@@ -3,7 +3,7 @@
 Years, ages and numbers inside names ("Apollo 11") are not operands; number words are ("half of Leo's
 age and five years younger"). An exact figure is a ready-made expression, a percentage of an amount, a
 unit conversion, a finance formula with its inputs, a ratio of given amounts, a date counted from a given
-date, a relative change, a figure to a precision asked: something a calculator should produce. A reason
+date or a time from a given clock time, a relative change, a figure to a precision asked: something a calculator should produce. A reason
 asked for ("why does 1/3 + 1/3 + 1/3 equal 1?") or a reading judged against a
 norm ("is 140/90 high?") computes nothing.
 """
@@ -116,6 +116,50 @@ def date_arithmetic(low: str) -> str | None:
     return f"{given.group(0)} ... {asked.group(0)}"
 
 
+_CLOCK = LazyPattern(
+    r"\b(?:[01]?\d|2[0-3]):[0-5]\d\s*(?:am|pm|a\.m\.|p\.m\.)?(?![\d:])|\b(?:[01]?\d|2[0-3])[0-5]\d ?z\b|"
+    r"\b(?:1[0-2]|[1-9]) ?(?:am|pm|a\.m\.|p\.m\.)(?![a-z])|"
+    r"(?<!\d)(?:[01]?\d|2[0-3])点(?:半|[0-5]?\d分?)?|(?:早上|上午|中午|下午|晚上|凌晨|傍晚)[一二两三四五六七八九十]{1,3}点半?",
+    ascii=r"\b(?:[01]?\d|2[0-3]):[0-5]\d\s*(?:am|pm|a\.m\.|p\.m\.)?(?![\d:])|\b(?:[01]?\d|2[0-3])[0-5]\d ?z\b|"
+          r"\b(?:1[0-2]|[1-9]) ?(?:am|pm|a\.m\.|p\.m\.)(?![a-z])",
+)
+"""A clock time given ("7:40am", "0612z", "10 pm", "8点半", "晚上七点"; not "快一点")."""
+_DURATION = LazyPattern(
+    r"\b\d+(?:\.\d+)?\s*(?:min|mins|minutes?|hrs?|hours?|h)\b|\d+(?:\.\d+)?\s*(?:分钟|小时|个小时)|"
+    r"[一二两三四五六七八九十半]+(?:个)?(?:小时|分钟)",
+    ascii=r"\b\d+(?:\.\d+)?\s*(?:min|mins|minutes?|hrs?|hours?|h)\b",
+)
+_CLOCK_ASKED = LazyPattern(
+    r"\bwhat time (?:does|do|will|would|did|is|are|am|should|must|can)\b|\bat what time\b|"
+    r"\bwhen (?:does|do|will|would) (?:it|we|i|they|he|she|the [\w-]+(?: [\w-]+)?) (?:finish|end|be done|wrap up|get (?:in|there|back)|arrive|land|start)\b|"
+    r"\bhow long (?:was|is|were|did|will|does)\b[^?]{0,40}\b(?:in )?hours? and minutes\b|\bin hours and minutes\b|"
+    r"\bhow many (?:hours|minutes)(?: and minutes)? (?:was|is|were|did|will|does|do|in total|total)\b|"
+    r"几点(?:能|可以|会|才|就|该)?(?:结束|完|做完|弄完|到|到达|出发|开始|下班|起飞|落地|收工|结束呢)?[？?吗呢]?|"
+    r"(?:一共|总共|前后|中间)?(?:多长时间|几个小时|几小时|多少分钟|多少小时)",
+    ascii=r"\bwhat time (?:does|do|will|would|did|is|are|am|should|must|can)\b|\bat what time\b|"
+          r"\bwhen (?:does|do|will|would) (?:it|we|i|they|he|she|the [\w-]+(?: [\w-]+)?) (?:finish|end|be done|wrap up|get (?:in|there|back)|arrive|land|start)\b|"
+          r"\bhow long (?:was|is|were|did|will|does)\b[^?]{0,40}\b(?:in )?hours? and minutes\b|\bin hours and minutes\b|"
+          r"\bhow many (?:hours|minutes)(?: and minutes)? (?:was|is|were|did|will|does|do|in total|total)\b",
+)
+_CLOCK_HINTS = ("time", "when", "hours", "minutes", "几点", "多长", "小时", "分钟")
+_ENOUGH = ("才够", "够不够", "才算够", "合适吗", "正常吗", "enough", "should i", "should we", "how much sleep", "is that normal")
+"""A norm asked of the times told ("小学生每天睡多久才够？10点睡6点半起"): advice, not a count on a clock."""
+
+
+def clock_arithmetic(low: str) -> str | None:
+    """A clock time given, with a second one or a duration, and a time or a duration asked of them ("mash-in at
+    7:40am, 60 min rest ... what time does the boil finish", "block off 0612z, block on 1347z. how long in hours
+    and minutes", "8点出门 路上40分钟 几点能到"): a count on a clock, exact."""
+    if not any(k in low for k in _CLOCK_HINTS) or any(e in low for e in _ENOUGH):
+        return None
+    if (asked := _CLOCK_ASKED.search(low)) is None:
+        return None
+    clocks = _CLOCK.findall(low)
+    if not clocks or (len(clocks) < 2 and _DURATION.search(low) is None):
+        return None
+    return f"{clocks[0].strip()} ... {asked.group(0).strip()}"
+
+
 def exact_figure(c: Compiled, body: str, low: str, window: str, digits: bool, present: set[str],
                  signals: dict[str, str], numbers: list[str], has_cjk: bool) -> str | None:
     """What exact figure the question asks for (its evidence), or None."""
@@ -158,6 +202,8 @@ def exact_figure(c: Compiled, body: str, low: str, window: str, digits: bool, pr
         exact = f"a figure to a precision asked '{rounded}'"
     elif not explaining and (dated := date_arithmetic(low)):
         exact = f"a date counted from a given date '{dated}'"
+    elif not explaining and (clocked := clock_arithmetic(low)):
+        exact = f"a time counted on a clock '{clocked}'"
     elif converted := readings.unit_conversion(low):
         exact = f"conversion '{converted}'"
     elif not explaining and (scaled := readings.scale_conversion(low)):

@@ -85,10 +85,20 @@ _REWORKED = re.compile(r"\b(?:rewrite|rephrase|reword|translate|shorten|polish|s
                        r"write|draft|fix|edit|improve|proofread)\b", re.IGNORECASE)
 
 
+_QUESTION_THEN_QUOTE = re.compile(r"([^\n]{4,120}[?？])[ \t]*\n\s*([\"“「])")
+_POINTS_AT_QUOTE = re.compile(r"这段|这条|这句|这一条|这款|这里|\bthis (?:clause|section|paragraph|part|passage|rule|line|sentence)\b",
+                              re.IGNORECASE)
+
+
 def asked_of_quote(body: str) -> str | None:
     """A question asked after a quotation handed over ("Here's the warranty text: '... does not cover paint ...'
-    Customer's paint is bubbling. Does this cover it?"): the text is read to answer it, whatever its own "or"s and
-    figures; a rework asked of it ("can you make it friendlier?") is not this."""
+    Customer's paint is bubbling. Does this cover it?"), or before one that ends the text ("市场规定里这段说迟交摊位费
+    会怎么样？\n“第九条：...”"): the text is read to answer it, whatever its own "or"s and figures; a rework asked
+    of it ("can you make it friendlier?") is not this."""
+    if (first := _QUESTION_THEN_QUOTE.match(body)) is not None and _POINTS_AT_QUOTE.search(first.group(1)):
+        closer = _CLOSERS[first.group(2)]
+        if body.rstrip().endswith(closer) and body.count(closer) == (2 if closer == first.group(2) else 1) and not _REWORKED.search(first.group(1)):
+            return first.group(1).strip()
     handed = list(_QUOTE_HANDED.finditer(body))
     if len(handed) != 1 or _SPEAKERS.search(body):
         return None  # "A says: 'B is lying.' ...", "Caterer: '...' DJ: '...'": a puzzle's statements, reasoned about
@@ -141,6 +151,9 @@ _PIPED_COLUMNS = re.compile(r"[\w#.]+(?: [\w#.]+){0,2} ?\| ?[\w#.]+(?: [\w#.]+){
 """Column names separated by pipes, ending the request line: the record's fields."""
 _COLUMNS_NAMED = re.compile(r"\b(?:columns?|table|spreadsheet|csv|fields)\b")
 """The request line says the names after its colon are columns ("into columns: a | b | c")."""
+_LISTED_COLUMNS = re.compile(r"\s*[\w#.]+(?: [\w#.]+){0,2}(?:\s*,\s*(?:and )?[\w#.]+(?: [\w#.]+){0,2}){2,}\s*\.?\s*$")
+"""Three or more names listed with commas, ending the line: "split these signature blocks into columns: name,
+company, phone, email."."""
 
 
 def fields_asked(low: str, has_cjk: bool) -> str | None:
@@ -163,6 +176,8 @@ def fields_asked(low: str, has_cjk: bool) -> str | None:
     if (line.count("|") >= 2 and _COLUMNS_NAMED.search(head) is not None
             and (columns := _PIPED_COLUMNS.search(line)) is not None):
         return columns.group(0)  # "format these notes into columns: version | date | changes\n...": the same, after
+    if _COLUMNS_NAMED.search(head) is not None and "," in line and (listed := _LISTED_COLUMNS.match(line)) is not None:
+        return listed.group(0).strip()  # "into columns: name, company, phone, email.\n\nMike Trent | ...": the same
     ask = _FIELD_ASK.search(head, 0, 60)
     if ask is None or _NOT_FIELDS.search(head) is not None:
         return None
@@ -201,12 +216,22 @@ _ITEMS_AFTER = re.compile(r"(?<!\d):(?!\d(?![.、)）]))|(?<=\d):(?= )|(?<!\d)�
 """A colon, a question mark or a line break before the items; a colon before a numbered list (":1.") too, and a
 full-width colon before any digit: "挑出来：3-201欠2个月 ..." lists rooms, where "3:30" is a time; a colon after a
 figure and before a space ("who's above 1.2: jay 1.05, ...") too."""
-_TRAILING_CONDITION = re.compile(r"[.;?]\s+(?:so |and |now )?(?:which ones|which of (?:them|these|those))\b[^.?\n]{0,40}?"
+_TRAILING_CONDITION = re.compile(r"(?:[.;?]\s+|\n\s*)(?:so |and |now )?(?:which ones|which of (?:them|these|those))\b[^.?\n]{0,40}?"
                                  r"\b(?:under|over|above|below|more than|less than|at least|at most|within|past|before|after)\b"
                                  r"[^.?\n]{1,60}[?.]?\s*$")
 """A list first, then the condition asked of its items in a closing sentence."""
 _SELECTION_HEAD = 160
 """The condition is stated in the request line, before the items it is applied to."""
+
+
+_INTRODUCED = re.compile(r"(?:下面|以下|这|附上)[^，,。：:？?\n]{0,14}$|\b(?:here'?s|here is|below is|this|these|the attached|our)\b[^,.:?\n]{0,30}$")
+"""What points at the text handed over, just before a word for a list or a table ("下面是学校给的课后服务清单")."""
+
+
+def names_material(low: str, word: str) -> bool:
+    """Whether a format word (a list, a table) names the text handed over rather than the output asked for."""
+    at = low.find(word)
+    return at > 0 and _INTRODUCED.search(low, 0, at) is not None
 
 
 def choice_asked(low: str) -> str | None:

@@ -16,7 +16,6 @@ Patterns compile on first use (``router.lazyre``); most run only after a cheap s
 from __future__ import annotations
 
 import re
-from collections import Counter
 
 from router.lazyre import LazyPattern
 
@@ -37,13 +36,8 @@ _PERSONAL = frozenset({"i", "i'm", "im", "i've", "my", "me", "mine", "you", "you
 """Talk about oneself or the listener ("us" is left out: "the mortgage rate in the us")."""
 _RESULT = LazyPattern(r"\b(?:did|do|does|will)\b [\w' .&-]{1,30}? \b(?:win|lose|beat|draw|tie)\b")
 _RECENT = ("last night", "yesterday", "this weekend", "tonight", "today", "this morning", "this afternoon")
-_DAYS_AHEAD = LazyPattern(r"\d+\s*(?:days?|天)")
-_WHICH_DAY = ("what day", "which day", "星期几", "周几", "礼拜几", "day of the week")
-_WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday", "星期", "周", "礼拜")
 _INLINE_OPTIONS = LazyPattern(r"\ba[.)] .{1,80}\bb[.)] |\na[.)] [^\n]+\nb[.)] ")
 """Lettered answers on one line ("A. 3 hours B. 6 hours"): an exam item lists its numbers as options."""
-_UNIT_PREFIXES = frozenset({"千", "百", "万", "十"})
-_SPANS = ("minute", "hour", "day", "week", "分钟", "小时", "天")
 _ZH_UNITS = "厘米|公分|毫米|米|公里|千米|英里|英尺|英寸|码|斤|公斤|千克|克|吨|磅|盎司|升|毫升|加仑|摄氏度|华氏度|亩|平方米|平方英尺"
 _ZH_CONVERSION = LazyPattern(
     rf"(?:\d+(?:\.\d+)?|(?<![\u4e00-\u9fff])[一两二三四五六七八九十百千半]+)\s*(?:{_ZH_UNITS})[^，。？?！!]{{0,4}}"
@@ -79,20 +73,6 @@ def recent_result(low: str) -> str | None:
         return None
     found = _RESULT.search(low)
     return found.group(0) if found else None
-
-
-def calendar_arithmetic(low: str) -> bool:
-    """A weekday, a count of days and a question for the day: the riddle gives its own calendar."""
-    return (any(w in low for w in _WHICH_DAY) and any(w in low for w in _WEEKDAYS)
-            and _DAYS_AHEAD.search(low) is not None)
-
-
-def rate_riddle(numbers: list[str], low: str) -> bool:
-    """The same number for the workers, the items and the time ("5 machines, 5 minutes, 5 widgets")."""
-    written = [n for n in numbers if n not in _UNIT_PREFIXES]  # a lone 千 may be a unit's prefix (千米)
-    if len(written) < 3 or not any(s in low for s in _SPANS) or _INLINE_OPTIONS.search(low):
-        return False
-    return Counter(written).most_common(1)[0][1] >= 3
 
 
 _UNITS_EN = (
@@ -175,6 +155,12 @@ _OWED_EN = LazyPattern(
     r" owe\b|\btotal (?:owed|due)\b"
 )
 """A bill owed by someone served ("what do they owe total?", "total due"): searched only where "owe" or "due" is."""
+_PAYOUT_EN = LazyPattern(
+    r"\b(?:what|how much) (?:do|does|will|would|should|did) (?:the )?(?:carrier|insurer|insurance(?: company)?|policy|plan|"
+    r"warranty|company|employer|fund) (?:actually |really )?(?:pay|owe|cover|reimburse)\b"
+)
+"""A payout by an insurer or a plan on given figures ("80% coinsurance ... loss is $60k ... what does the carrier pay")."""
+_PAYOUT_HINTS = (" pay", " owe", " cover", " reimburse")
 _FIRST_PERSON = re.compile(r"\b(?:i|i'm|my|we|our)\b")
 _ASKER_ZH = ("我", "咱", "今天", "这单", "这趟", "这个月", "本月", "这周", "上个月", "上周", "这次")
 _TEXTBOOK_ZH = ("小明", "小红", "小华", "小刚", "小丽", "小强", "小芳", "某", "甲", "乙", "应用题", "同学")
@@ -200,6 +186,29 @@ _HYPOTHETICAL_EN = re.compile(r"^(?:if|suppose|say) (?:i|we)\b")
 _FIGURE_ASKED_ZH = ("多少", "几个", "几箱", "几袋", "几天", "几块", "几元", "算下", "算一下", "帮我算", "算算")
 _ASKER_ZH_OWN = ("我", "咱", "帮我", "给我")
 DEMONSTRATIVE_FEW = re.compile(r"[这那哪]几")
+_EACH_HAS_COUNT = re.compile(r"各有(?:多少|几)")
+_NORM_ASKED = LazyPattern(
+    r"\bhow (?:many|much|long)\b[^?]{0,40}\b(?:is|are) (?:enough|normal|healthy|too much)\b|"
+    r"(?<![最至]少)(?:多久|多长时间|几个?小时|多少)才(?:算)?(?:够|合适|正常|健康)",
+    ascii=r"\bhow (?:many|much|long)\b[^?]{0,40}\b(?:is|are) (?:enough|normal|healthy|too much)\b",
+)
+"""A norm asked ("小学生每天睡多久才够？10点睡6点半起", "how many hours of sleep is enough for a 7 year old"): the
+amounts told are the asker's case, judged against the norm, not operands of a count."""
+
+
+def norm_asked(low: str) -> bool:
+    """Whether the question asks what amount is enough or normal (advice on a norm, nothing to compute)."""
+    return _NORM_ASKED.search(low) is not None
+
+
+def no_count_asked(asked: str, low: str) -> bool:
+    """Whether the quantity question's words ``asked`` ask no count here: "这几个岗位里 哪些..." (these few),
+    "各有啥好处" (what each has), "睡多久才够" (a norm)."""
+    if asked == "几个":
+        return "几个" not in DEMONSTRATIVE_FEW.sub("", low)
+    if asked == "各有":
+        return _EACH_HAS_COUNT.search(low) is None
+    return norm_asked(low)
 _MEANING = re.compile(r"\bwhat (?:do|does|did)\b.{1,60}\b(?:mean|stand for)\b|是什么意思|啥意思|什么意思")
 _NEED_ZH = re.compile(r"够不够|够吗|还剩多少|还差多少|(?:要|得|需要)[开买备订带拿用配装准备]{0,2}几[桶箱袋包卷片块瓶罐盒张套个支]"
                       r"|要买多少|得买多少|需要买多少|能用几天|能吃几天|能喝几天|各(?:要|需要|得)(?:准备|买|备)?多少")
@@ -253,7 +262,9 @@ def asks_meaning(low: str) -> bool:
 _ROLES = frozenset({"patron", "customer", "client", "tenant", "patient", "guest", "member", "employee", "buyer",
                     "seller", "resident", "driver", "rider", "caller", "user", "vendor", "student", "order", "job",
                     "rent", "shipping", "tax", "total", "price", "cost", "parking", "delivery", "insurance", "tuition",
-                    "membership", "subscription", "item", "bill", "deposit", "balance", "payment", "salary", "wage"})
+                    "membership", "subscription", "item", "bill", "deposit", "balance", "payment", "salary", "wage",
+                    "insured", "claimant", "policyholder", "insurer", "carrier", "loss", "claim", "coverage", "premium",
+                    "deductible", "building", "policy", "vehicle"})
 """Roles and amounts a note's sentence opens with ("Patron has three books 11 days late", "Rent is $1,450"):
 capitalised as the first word, they are nobody's name."""
 
@@ -295,6 +306,8 @@ def practical_sum(low: str, has_cjk: bool, text: str) -> str | None:
         if found and ((found.group(0).endswith(" pay") and not _FIRST_PERSON.search(low))
                       or (found.group(0).endswith(" owe") and story_problem(text, low))):
             return None  # "Peter works 38 hours ... his gross pay": a textbook's worker, worked in steps
+        if found is None and any(h in low for h in _PAYOUT_HINTS) and (payout := _PAYOUT_EN.search(low)) is not None:
+            return None if story_problem(text, low) else payout.group(0)
         if (found is None and _ASKING_FOR_ME_EN.search(low) and not worked_in_steps(text, low)
                 and not _HYPOTHETICAL_EN.search(low)):
             # the asker's own amounts and a figure asked of them ("tabs are 75 mg, how many tabs is that")
@@ -343,5 +356,6 @@ def clock_now(low: str) -> bool:
     return _NOW_CLOCK.search(low) is not None
 
 
-__all__ = ["asks_meaning", "calendar_arithmetic", "clock_now", "current_value", "inline_options", "names_someone", "past_era", "practical_sum", "rate_riddle", "recent_result", "scale_conversion", "score_line",
-           "story_problem", "unit_conversion", "unit_total", "worked_in_steps", "zh_conversion"]
+__all__ = ["asks_meaning", "clock_now", "current_value", "inline_options", "names_someone", "no_count_asked", "norm_asked",
+           "past_era", "practical_sum", "recent_result", "scale_conversion", "score_line", "story_problem", "unit_conversion",
+           "unit_total", "worked_in_steps", "zh_conversion"]

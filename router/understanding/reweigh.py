@@ -84,6 +84,10 @@ def reweigh(c: Compiled, low: str, present: set[str], scores: dict[str, float], 
         # "帮我写个微信小程序页面 显示社区通知列表": the piece to write is software
         scores["writing"] -= _WEIGHTS["compose a piece"]
         names.discard("compose a piece")
+    if "plan asked" in names and "maths vocabulary" in names:
+        # "4 pickers, 22 brix ... how should I sequence the pick?": the plan's verbs and figures are its own, no maths
+        scores["maths"] -= _WEIGHTS["maths vocabulary"]
+        names.discard("maths vocabulary")
     if "calendar request" in names and any(h in low for h in timely.HOW_TO):
         # "how do I schedule a script to run every monday": asks how to do it, files nothing
         scores["schedule"] -= c.families[c.calendar_family].weight

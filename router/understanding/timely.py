@@ -19,7 +19,9 @@ TALK = frozenset({"feelings", "greeting/thanks", "personal advice"})
 HOW_TO = ("how do i", "how can i", "how to ", "how would i", "how do you", "how should i", "怎么设置", "如何设置",
           "怎么让", "如何让", "怎么才能", "如何才能")
 _DEFINITIONAL = ("difference between", "what causes", "why is", "why are", "why do", "why does", "define ",
-                 "definition of", "in simple terms", "区别", "原理", "为什么", "为啥", "是什么原因")
+                 "definition of", "in simple terms", "区别", "原理", "为什么", "为啥", "是什么原因",
+                 "tell apart", "apart from", "tell the difference", "how can you tell", "how do you tell", "怎么分辨", "怎么区分")
+"""A kind of thing explained or told apart ("how can you tell hail damage apart from blistering"): no value to fetch."""
 
 
 _CODE_REQUESTS = ("sketch", "script", "code:", "code for", "a program", "a function", "写个", "写一个", "脚本", "代码", "程序")

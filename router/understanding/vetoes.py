@@ -10,10 +10,17 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Set
 
-from router.understanding import given_text, learned_reading, readings
+from router.understanding import given_text, learned_reading, readings, riddles
+from router.understanding.cues import FAMILIES
 
 CODE_WRITTEN = frozenset({"code marks", "spreadsheet formula"})
 """Code or a formula written out: the sums in it are its own."""
+ASKED_OUTRIGHT = frozenset({"plan asked", "decision request"})
+"""Option families that ask for the plan or the decision in so many words ("help me plan", "help me decide",
+"怎么取舍"): named, so that a reading by words cannot take the choice for an explanation."""
+_OWN_MOVE = re.compile(r"(?:该不该|要不要|应不应该|是否应该|should i|should we)\b")
+"""A question that opens on the asker's own move ("要不要裸辞？"): a decision, whatever its "now"."""
+_LIVE = frozenset(name for task, name, *_ in FAMILIES if task == "live_data")
 _TEXT_READINGS = frozenset({"extraction", "select"})
 """The learned readings that work on a given text: fields to fill, items kept by a condition."""
 WHICH_NEVER = re.compile(r"\bwhich\b[^?]{0,40}?\b(?:should|must|can|may)(?:n't| never| not)\b|哪些[^？?]{0,12}(?:不能|不可以|千万别|禁止)")
@@ -22,6 +29,9 @@ _YES_NO = re.compile(r"(?:does|do|did|is|are|was|were|can|could|will|has|have)\b
 _OR_JUST = re.compile(r"\bor (?:just|only|also|both|neither)\b")
 """A question opening on its verb with "or just" asks whether ("does FDIC cover money market funds or just
 savings"): its "or" names the possible answers, not plans to choose between, unless choice words ask a pick."""
+_OPENS_ON_CHOICE = re.compile(r"^(?!(?:can|could|would|will|are|is|am|do|does|did|was|were|what|how|why|who|which|explain|tell|"
+                             r"please)\b)[\w'.&+-]+(?: [\w'.&+-]+){0,2} (?:or|vs\.?|versus) [\w' .&+-]{1,40}\?")
+"""'natural ferment or inoculate for my Pinot? ...': the question is the two alternatives themselves."""
 _A_NOT_A = re.compile(r"([\u4e00-\u9fff])[不没]\1")
 """'堵不堵', '开没开': a Chinese question asked without a question mark."""
 
@@ -37,8 +47,10 @@ def vetoed(second: tuple[str, str, float], *, task: str, constraints: Set[str], 
         # what words mean; a score's dash subtracts nothing; a sum inside code is the code's; a word problem of
         # named people ("John takes care of 10 dogs ...") is a textbook's unless the words are surer
         if (readings.worked_in_steps(body, low) or readings.asks_meaning(low) or readings.score_line(low)
-                or not names.isdisjoint(CODE_WRITTEN) or quoted_figures):
-            return True  # ... and a quoted clause's figures are the clause's
+                or not names.isdisjoint(CODE_WRITTEN) or quoted_figures or readings.norm_asked(low)
+                or riddles.told_as_riddle(low) or ("plan asked" in names and "options" in constraints)):
+            return True  # ... a quoted clause's figures are the clause's; "睡多久才够" asks a norm; a riddle's sum is a
+            # trick; "3 cooks, 140 covers ... how should we sequence the prep": a plan asked, no figure
         if word_problem and second[2] < learned_reading.SURE_OF_STORY and readings.names_someone(body):
             return True
     if reading in learned_reading.TOOLS and "selection" in constraints and material:
@@ -49,8 +61,10 @@ def vetoed(second: tuple[str, str, float], *, task: str, constraints: Set[str], 
     if reading == "live" and (own_calendar or readings.past_era(low) or (
             not question_form and "feelings" in names and scores["live_data"] == 0 and _A_NOT_A.search(low) is None)):
         return True  # a riddle gives its own calendar; a past era's shops are history; feelings told look nothing up
-    if "plan asked" in names and "options" in constraints and second[1] == "cot":
-        return True  # "help me plan peak staffing ... how would you approach it": ways to lay the plan out, weighed
+    if reading == "live" and "options" in constraints and names.isdisjoint(_LIVE) and _OWN_MOVE.match(low):
+        return True  # "要不要裸辞？存款够撑一年，现在每天上班都想吐": a decision asked, with nothing of the world to look up
+    if "options" in constraints and second[1] == "cot" and (not names.isdisjoint(ASKED_OUTRIGHT) or _OPENS_ON_CHOICE.match(low)):
+        return True  # "help me plan peak staffing ... how would you approach it", "钢琴、游泳、编程只能留两个，怎么取舍"
     if "release asked" in names and second[1] == "cot" and not material:
         return True  # "has X pushed a new app version this month": which release is out, whatever the words are about
     if reading in _TEXT_READINGS and not material and not names.isdisjoint(CODE_WRITTEN):
