@@ -72,7 +72,9 @@ FIRST_RUNS = {"natural_holdout18": "e16fe3a", "natural_holdout19": "28d31fb", "n
               "natural_holdout69": "6e65c15", "natural_holdout70": "6e65c15",
               "natural_holdout71": "6e65c15", "natural_holdout72": "6e65c15",
               "natural_holdout73": "2d74b59", "natural_holdout74": "2d74b59",
-              "natural_holdout75": "2d74b59", "natural_holdout76": "2d74b59"}
+              "natural_holdout75": "2d74b59", "natural_holdout76": "2d74b59",
+              "natural_holdout77": "93d2bf6", "natural_holdout78": "93d2bf6",
+              "natural_holdout79": "93d2bf6", "natural_holdout80": "93d2bf6"}
 """Each set and the commit its first run was made on (bench/eval_modes.py's docstring records them)."""
 
 

@@ -519,3 +519,35 @@ KINDS_OF_ROUND_13 = [
 @pytest.mark.parametrize(("question", "task", "mode"), KINDS_OF_ROUND_13)
 def test_clock_counts_payouts_decisions_and_lists_handed_over(question: str, task: str, mode: str) -> None:
     _reads(question, task, mode)
+
+
+KINDS_OF_ROUND_13_SECOND = [
+    # a charge asked of the time between two clock times; a duration through a pace; bearings in degrees and minutes
+    ("came in at 8:50 am, left at 1:05 pm, $95 an hour billed in quarter hours. what's the total charge?", "maths", "react"),
+    ("the trail is 7.5 km and I average 11 minutes per km. how long will the hike take", "maths", "react"),
+    ("bearing of the first leg is S 41°20' W, the deflection is 23°45' left. what's the bearing of the next leg?",
+     "maths", "react"),
+    ("每人平摊多少？一桌6个人，账单1240元，再加10%服务费", "maths", "react"),
+    ("the check is $318.60 for 4 of us plus a 20% tip. what does each person owe", "maths", "react"),
+    ("合同4月2号签的，约定15个工作日交货，周末不算，几号能到货？", "maths", "react"),
+    # a flight asked by its number is a status to look up
+    ("what's the status of Delta 2281 out of Atlanta? picking up my sister", "live_data", "react"),
+    # the options asked for; a plan put together; how others decide is no choice of ours; signs told apart
+    ("thinking about taking the night shift for the extra pay but I'd never see my partner. what are my options", "reasoning",
+     "tot"),
+    ("奶奶腿脚不好，轮椅、助行器、拐杖这几样怎么搭配比较合理？", "reasoning", "tot"),
+    ("婚礼当天下午下雨的话，仪式和合影怎么安排？给我几种方案", "reasoning", "tot"),
+    ("How do Oscar voters decide which film wins best picture?", "humanities", "cot"),
+    ("frostbite vs frostnip, what are the warning signs? my crew works outside all winter", "knowledge", "cot"),
+    # a text asked of before it is quoted; columns listed in Chinese; news asked with a remark after it
+    ("Here's the warranty section. What does it say about water damage?\n\n\"Coverage excludes damage caused by "
+     "liquids, floods or humidity above 90%, and any unit opened by an unauthorised technician.\"", "extraction", "cot"),
+    ("帮我整理成四列：姓名、科室、电话、值班日\n\n张敏 内科 1381234 周一；李强 外科 1399876 周三；王芳 儿科 1375555 周五",
+     "extraction", "few_shot"),
+    ("最近有没有养老行业的新闻？听说护理员要考证了", "live_data", "react"),
+]
+
+
+@pytest.mark.parametrize(("question", "task", "mode"), KINDS_OF_ROUND_13_SECOND)
+def test_charges_paces_bearings_flights_and_plans_put_together(question: str, task: str, mode: str) -> None:
+    _reads(question, task, mode)

@@ -80,7 +80,7 @@ _RIDDLE_CHARS = 160
 _INTERJECTIONS = frozenset(f"feelings '{w}'" for w in ("lol", "haha", "lmao", "omg", "ugh", "哈哈", "rofl", "smh"))
 """The evidence of a feelings cue that is only an interjection."""
 _TELL_APART = ("tell apart", "tell them apart", "tell the difference", "id tips", "identification tips", "mix them up",
-               "mixing them up", "distinguish", "区分", "分辨", "怎么分清", "分不清")
+               "mixing them up", "distinguish", "区分", "分辨", "怎么分清", "分不清", "warning signs", "symptoms", "signs of")
 """Two things told apart: the alternatives are what is identified, not what is chosen."""
 _CODE_ASKS = ("write", "explain", "how do", "how to", "how can", "写", "解释", "怎么", "如何")
 """A request for code: the times it names ("a cron job at 02:30 on Mondays") are its parameters, not an entry."""

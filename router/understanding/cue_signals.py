@@ -129,16 +129,16 @@ OPTION_FAMILIES: tuple[tuple[str, float, str, str, str], ...] = (
      "最优|最好|最佳|最合适|最划算|最有效|最可行|最靠谱|最实际|排序|排个序|排名|优先级|评估|推荐|决策|选出|选一个|选出最|挑出最", ""),
     ("decision request", 1.6,
      "help me decide|help me think|help me weigh|help me figure out whether|help me figure out if|talk me through|"
-     "dilemma|torn between|torn on|torn about|can't decide|cant decide|can't make up my mind",
+     "dilemma|torn between|torn on|torn about|what are my options|what options do i have|a middle ground|can't decide|cant decide|can't make up my mind",
      "帮我分析|帮我参谋|参谋一下|出出主意|值得吗|划不划算|帮我想想|取舍", ""),
     ("brainstorm/plan", 1.8,
      "brainstorm|propose|come up with|suggest|plan a|plan an|plan the|plan my|plan our|design a|design an|"
      "how should we|how can we|how could we|how should i|how should a|how should the|how should our",
-     "头脑风暴|出主意|想办法|规划|策划|设计一个|怎样才能|怎么安排|如何安排|怎么排|该怎么推进",
+     "头脑风暴|出主意|想办法|规划|策划|设计一个|怎样才能|怎么安排|如何安排|怎么排|该怎么推进|怎么搭配|如何搭配",
      r"如何(?:提高|降低|提升|减少|增加|改善|解决)"),
     # "how should I plan the next three weeks ... I work full time": a plan under the user's own limits is laid
     # out and weighed, one of several ways to spend the time; on top of the plan family's words, a decision
-    ("plan asked", 0.8, "", "帮我规划|规划一下|怎么规划|如何规划|怎么安排比较好|怎么安排好|该怎么安排|如何安排",
+    ("plan asked", 0.8, "", "帮我规划|规划一下|怎么规划|如何规划|怎么安排|如何安排|几种方案|几个方案|怎么搭配|如何搭配",
      r"(?:怎么|如何)(?:排|安排|分配|搭配|推进|处理)[^，。？?]{0,8}(?:比较|最|更)(?:好|合理|划算|稳妥|稳|合适)|"
      r"\b(?:how (?:should|do|would|can|could) (?:i|we)|help (?:me|us)|i need to|we need to|trying to) plan\b|"
      r"\bhow (?:should|do|would) (?:i|we) (?:split|divide|allocate|budget|spread|order) (?:my|our|the) "
@@ -173,7 +173,7 @@ HINTS: dict[str, tuple[str, ...]] = {
                           "daughter of", "uncle of", "aunt of", "cousin of", "husband of", "wife of"),
     "live status": ("down", "offline", "degraded", "having", "busy", "crowded", "packed", "next", "league", "table",
                     "standings", "chart", "charts", "division", "working", "loading", "closed", "shut", "cancelled", "canceled",
-                    "delayed", "open"),
+                    "delayed", "open", "status"),
     "status asked": ("season", "doing", "yet", "final", "finals", "bowl", "series", "championship", "cup", "playoffs",
                      "playoff", "derby", "赛季"),
     "spreadsheet formula": ("#", "="),

@@ -85,6 +85,7 @@ WORLD: tuple[tuple[str, str, float, str, str, str], ...] = (
      r"(?:down|offline|degraded|busy|crowded|packed|not working|not loading|closed|shut|cancelled|canceled|delayed|having (?:an? )?(?:outage|issues|problems)|"
      r"open (?:on|today|tomorrow|tonight|now|right now|this|late|at))\b|"
      r"\bnext (?:[\w'-]+ ){0,2}(?:bus|train|tram|ferry|flight|departure|shuttle|subway)\b|"
+     r"\bstatus of (?:[a-z]+ ){1,2}\d{2,4}\b|"  # "what's the status of United 1432": a flight's number
      r"\b(?:top|bottom) (?:of|in) the (?:[\w-]+ ){0,2}(?:league|table|standings|charts?|division|group)\b"),
     ("live_data", "status asked", 2.2,
      "started yet|begun yet|kicked off yet|is it down|down again|down for me|servers down|server down|servers are down|"

@@ -78,7 +78,7 @@ _DATE_ASKED = LazyPattern(
     r"[^?]{0,30}\b(?:from|between|until|till|through|to|before|after|left)\b|哪一?天[^，。]{0,6}(?:到期|截止|吃完|用完|结束|满)|"
     r"什么时候(?:能|可以)?(?:转正|到期|截止|满|结束|吃完|用完)|"
     r"(?:几月)?几[号日][^，。]{0,4}(?:到期|截止|吃完|用完|结束|满)|(?:到期|截止|吃完|用完)[^，。]{0,4}(?:是)?(?:哪天|几号)|"
-    r"(?:最晚|最迟|最早)(?:是)?(?:哪一?天|几号)|(?:哪一?天|几号)之前",
+    r"(?:最晚|最迟|最早)(?:是)?(?:哪一?天|几号)|(?:哪一?天|几号)之前|(?:哪一?天|几号|几月几[号日])(?:能|可以|才能|就能)",
     ascii=r"\b(?:what|which) (?:dates?|day of the month)\b|\bhow many (?:business |calendar |working |week|school )?days\b"
           r"[^?]{0,30}\b(?:from|between|until|till|through|to|before|after|left)\b",
 )
@@ -86,14 +86,17 @@ _DATE_ASKED = LazyPattern(
 
 _ROUNDING_ASKED = LazyPattern(
     r"\bto (?:one|two|three|[123]) decimals?(?: places?)?\b|\b(?:rounded|round it|round that) to\b|"
-    r"\bto the nearest (?:cent|dollar|tenth|hundredth|whole number|percent|minute|hour|day)\b|保留(?:一|两|二|三|[123])位小数|精确到",
+    r"\bto the nearest (?:cent|dollar|tenth|hundredth|whole number|percent|minute|quarter hour|quarter-hour|hour|day)\b|"
+    r"保留(?:一|两|二|三|[123])位小数|精确到",
     ascii=r"\bto (?:one|two|three|[123]) decimals?(?: places?)?\b|\b(?:rounded|round it|round that) to\b|"
-          r"\bto the nearest (?:cent|dollar|tenth|hundredth|whole number|percent|minute|hour|day)\b",
+          r"\bto the nearest (?:cent|dollar|tenth|hundredth|whole number|percent|minute|quarter hour|quarter-hour|hour|day)\b",
 )
 
 
 _ROUNDING_HINTS = ("decimal", "round", "nearest", "保留", "精确")
 _DATE_ASKED_HINTS = ("date", "days", "天", "几号", "几日", "什么时候")
+_CHARGE_ASKED = re.compile(r"\b(?:what'?s|what is|how much is|how much) (?:the|my|our) (?:[\w-]+ )?(?:charge|bill|cost|fee|pay|total)\b")
+"""A charge asked of the time between two clock times ("got it open at 2:15 pm. I bill $120/hr ... the labor charge")."""
 """Substrings without which the patterns above cannot match: most questions skip their search."""
 
 
@@ -141,7 +144,7 @@ _CLOCK_ASKED = LazyPattern(
           r"\bhow long (?:was|is|were|did|will|does)\b[^?]{0,40}\b(?:in )?hours? and minutes\b|\bin hours and minutes\b|"
           r"\bhow many (?:hours|minutes)(?: and minutes)? (?:was|is|were|did|will|does|do|in total|total)\b",
 )
-_CLOCK_HINTS = ("time", "when", "hours", "minutes", "几点", "多长", "小时", "分钟")
+_CLOCK_HINTS = ("time", "when", "hours", "minutes", "charge", "bill", "cost", "fee", "pay", "total", "几点", "多长", "小时", "分钟")
 _ENOUGH = ("才够", "够不够", "才算够", "合适吗", "正常吗", "enough", "should i", "should we", "how much sleep", "is that normal")
 """A norm asked of the times told ("小学生每天睡多久才够？10点睡6点半起"): advice, not a count on a clock."""
 
@@ -152,12 +155,30 @@ def clock_arithmetic(low: str) -> str | None:
     and minutes", "8点出门 路上40分钟 几点能到"): a count on a clock, exact."""
     if not any(k in low for k in _CLOCK_HINTS) or any(e in low for e in _ENOUGH):
         return None
-    if (asked := _CLOCK_ASKED.search(low)) is None:
-        return None
     clocks = _CLOCK.findall(low)
+    if (asked := _CLOCK_ASKED.search(low) or (_CHARGE_ASKED.search(low) if len(clocks) >= 2 else None)) is None:
+        return None
     if not clocks or (len(clocks) < 2 and _DURATION.search(low) is None):
         return None
     return f"{clocks[0].strip()} ... {asked.group(0).strip()}"
+
+
+_PACE = re.compile(r"\b\d+(?:\.\d+)?\s*(?:min|mins|minutes)\s*(?:per|a|/)\s*(?:mile|km|kilometer|kilometre|lap)\b")
+_DISTANCE = re.compile(r"\b\d+(?:\.\d+)?\s*(?:miles?|mi|km|kilometers?|kilometres?|laps?)\b")
+_ANGLE_DMS = re.compile(r"\d{1,3}°\s?\d{1,2}['′]")
+"""An angle in degrees and minutes ("N 37°15'20\" E"): a surveyor's bearing, added and subtracted exactly."""
+_ANGLE_ASKED = re.compile(r"\bwhat(?:'s| is)\b|\?")
+"""Asked of the angles (a deed's calls to put in a table are a record, not a sum)."""
+
+
+def paced_or_angled(low: str) -> str | None:
+    """A duration through a given pace and distance ("3.2 miles, she does about 18 min per mile. how long"), or a
+    bearing or angle worked from two given in degrees and minutes: exact, a calculator's job."""
+    if "how long" in low and (pace := _PACE.search(low)) and _DISTANCE.search(low.replace(pace.group(0), "")):
+        return f"a time through a pace '{pace.group(0)}'"
+    if "°" in low and len(_ANGLE_DMS.findall(low)) >= 2 and _ANGLE_ASKED.search(low) and "table" not in low:
+        return "an angle from angles in degrees and minutes"
+    return None
 
 
 def exact_figure(c: Compiled, body: str, low: str, window: str, digits: bool, present: set[str],
@@ -204,6 +225,8 @@ def exact_figure(c: Compiled, body: str, low: str, window: str, digits: bool, pr
         exact = f"a date counted from a given date '{dated}'"
     elif not explaining and (clocked := clock_arithmetic(low)):
         exact = f"a time counted on a clock '{clocked}'"
+    elif not explaining and (worked := paced_or_angled(low)):
+        exact = worked
     elif converted := readings.unit_conversion(low):
         exact = f"conversion '{converted}'"
     elif not explaining and (scaled := readings.scale_conversion(low)):

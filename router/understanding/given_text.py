@@ -154,6 +154,8 @@ _COLUMNS_NAMED = re.compile(r"\b(?:columns?|table|spreadsheet|csv|fields)\b")
 _LISTED_COLUMNS = re.compile(r"\s*[\w#.]+(?: [\w#.]+){0,2}(?:\s*,\s*(?:and )?[\w#.]+(?: [\w#.]+){0,2}){2,}\s*\.?\s*$")
 """Three or more names listed with commas, ending the line: "split these signature blocks into columns: name,
 company, phone, email."."""
+_ZH_LISTED_COLUMNS = re.compile(r"\s*[\u4e00-\u9fffa-z]{1,8}(?:[、，,/][\u4e00-\u9fffa-z]{1,8}){2,}\s*[。]?\s*$")
+_ZH_COLUMNS_NAMED = re.compile(r"[几两三四五六七八九十\d]列|表格|列成|分列|做成表|整理成表")
 
 
 def fields_asked(low: str, has_cjk: bool) -> str | None:
@@ -178,6 +180,8 @@ def fields_asked(low: str, has_cjk: bool) -> str | None:
         return columns.group(0)  # "format these notes into columns: version | date | changes\n...": the same, after
     if _COLUMNS_NAMED.search(head) is not None and "," in line and (listed := _LISTED_COLUMNS.match(line)) is not None:
         return listed.group(0).strip()  # "into columns: name, company, phone, email.\n\nMike Trent | ...": the same
+    if has_cjk and _ZH_COLUMNS_NAMED.search(head) is not None and (listed := _ZH_LISTED_COLUMNS.match(line)) is not None:
+        return listed.group(0).strip()  # "帮我列成三列：型号、折射率、价格\n\n“...”": the same
     ask = _FIELD_ASK.search(head, 0, 60)
     if ask is None or _NOT_FIELDS.search(head) is not None:
         return None
@@ -204,7 +208,8 @@ _CONDITION_EN = re.compile(
     r"\b(?:from|in|of) (?:this|these|the following|the above|that) [\w-]+(?: [\w-]+)?, which [\w-]+ (?:are|is|have|has|had|were|was|need|got)\b|"
     # "what does this clause say about refunds? '...'": the text read against one question, nothing to fill in
     r"\bwhat (?:does|do|did) (?:this|the|these|that|my|our) (?:[\w-]+ ){1,3}(?:actually |really )?"
-    r"(?:say|state|provide|require|allow)s? (?:about|on|regarding|if|when|for)\b"
+    r"(?:say|state|provide|require|allow)s? (?:about|on|regarding|if|when|for)\b|"
+    r"\bwhat (?:does|do|did) (?:it|they) (?:actually |really )?say (?:about|on|regarding|if|when|for)\b"
 )
 _CONDITION_ZH = re.compile(
     r"谁[^，,。？?\n]{0,8}(?:超过|不到|低于|高于|少于|多于|以上|以下|不满)|关于[^，,。？?]{1,16}?(?:是怎么|是如何|怎么|如何)(?:规定|约定|说|写)的?|(?<![有些])哪(?:些|几)|的(?:都|全|全部|统统)?(?:帮我|给我)?(?:挑|找|选|筛|拎|摘|标|列)出|把[^，,。：:\s]{1,10}(?:挑|筛|拣)出|(?:挑|找|筛|拣|选)出[^，,。：:\s]{1,12}的那?(?:几|些)|提到的|只(?:要|把|列|挑|留|看|保留)|筛选|筛出|筛一下|过滤|"
@@ -220,6 +225,8 @@ _TRAILING_CONDITION = re.compile(r"(?:[.;?]\s+|\n\s*)(?:so |and |now )?(?:which 
                                  r"\b(?:under|over|above|below|more than|less than|at least|at most|within|past|before|after)\b"
                                  r"[^.?\n]{1,60}[?.]?\s*$")
 """A list first, then the condition asked of its items in a closing sentence."""
+_ITEM_BREAKS = re.compile(r"[\n、，,；; 「“|]")
+"""What separates the items of a list handed over (a remark after the question has none)."""
 _SELECTION_HEAD = 160
 """The condition is stated in the request line, before the items it is applied to."""
 
@@ -252,6 +259,8 @@ def condition_asked(body: str, low: str, has_cjk: bool) -> str | None:
     head = low[:marker.end()]
     if _CHOICE.search(head) is not None:
         return None
+    if has_cjk and len(_ITEM_BREAKS.findall(body, marker.end())) < 2:
+        return None  # "今天有没有眼镜行业的新闻？听说验光员职业资格又有新政策": a remark follows, no items
     found = _CONDITION_EN.search(head) or (_CONDITION_ZH.search(head) if has_cjk else None)
     if found is None and not has_cjk and (tail := _TRAILING_CONDITION.search(low, marker.end())) is not None \
             and _CHOICE.search(tail.group(0)) is None:

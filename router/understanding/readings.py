@@ -151,7 +151,8 @@ _PRACTICAL_EN = LazyPattern(
     r"|\bpro[- ]?rat(?:a|ed)\b|\bprorat(?:e|ed|ion)\b",
 )
 _OWED_EN = LazyPattern(
-    r"\b(?:what|how much) (?:do|does|will|would|did|should) (?:they|he|she|the (?:patron|customer|client|tenant|guest|member))"
+    r"\b(?:what|how much) (?:do|does|will|would|did|should) (?:they|he|she|each (?:person|guest|of us|of them|one)|everyone|"
+    r"the (?:patron|customer|client|tenant|guest|member))"
     r" owe\b|\btotal (?:owed|due)\b"
 )
 """A bill owed by someone served ("what do they owe total?", "total due"): searched only where "owe" or "due" is."""

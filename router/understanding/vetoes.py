@@ -23,12 +23,16 @@ _OWN_MOVE = re.compile(r"(?:该不该|要不要|应不应该|是否应该|should
 _LIVE = frozenset(name for task, name, *_ in FAMILIES if task == "live_data")
 _TEXT_READINGS = frozenset({"extraction", "select"})
 """The learned readings that work on a given text: fields to fill, items kept by a condition."""
-WHICH_NEVER = re.compile(r"\bwhich\b[^?]{0,40}?\b(?:should|must|can|may)(?:n't| never| not)\b|哪些[^？?]{0,12}(?:不能|不可以|千万别|禁止)")
-"""'which cleaning chemicals should never be mixed', '哪些药不能一起吃': a rule asked, nothing to choose."""
+WHICH_NEVER = re.compile(r"\bwhich\b[^?]{0,40}?\b(?:should|must|can|may)(?:n't| never| not)\b|哪些[^？?]{0,12}(?:不能|不可以|千万别|禁止)|"
+                         r"\bhow (?:do|does|did) (?!i\b|we\b|you\b)[\w'-]+(?: [\w'-]+){0,3} (?:decide|choose|pick|rank|select|determine)\b")
+"""'which cleaning chemicals should never be mixed', '哪些药不能一起吃': a rule asked, nothing to choose; 'how do
+Michelin inspectors decide whether a restaurant gets one, two or three stars': how others decide, no choice of ours."""
 _YES_NO = re.compile(r"(?:does|do|did|is|are|was|were|can|could|will|has|have)\b")
 _OR_JUST = re.compile(r"\bor (?:just|only|also|both|neither)\b")
 """A question opening on its verb with "or just" asks whether ("does FDIC cover money market funds or just
 savings"): its "or" names the possible answers, not plans to choose between, unless choice words ask a pick."""
+_EXPLAINED = ("思路", "讲讲", "讲解", "解释", "explain", "walk me through", "show me how")
+"""The way to a known answer asked to be explained: no plan of the asker's to weigh."""
 _OPENS_ON_CHOICE = re.compile(r"^(?!(?:can|could|would|will|are|is|am|do|does|did|was|were|what|how|why|who|which|explain|tell|"
                              r"please)\b)[\w'.&+-]+(?: [\w'.&+-]+){0,2} (?:or|vs\.?|versus) [\w' .&+-]{1,40}\?")
 """'natural ferment or inoculate for my Pinot? ...': the question is the two alternatives themselves."""
@@ -63,8 +67,11 @@ def vetoed(second: tuple[str, str, float], *, task: str, constraints: Set[str], 
         return True  # a riddle gives its own calendar; a past era's shops are history; feelings told look nothing up
     if reading == "live" and "options" in constraints and names.isdisjoint(_LIVE) and _OWN_MOVE.match(low):
         return True  # "要不要裸辞？存款够撑一年，现在每天上班都想吐": a decision asked, with nothing of the world to look up
-    if "options" in constraints and second[1] == "cot" and (not names.isdisjoint(ASKED_OUTRIGHT) or _OPENS_ON_CHOICE.match(low)):
-        return True  # "help me plan peak staffing ... how would you approach it", "钢琴、游泳、编程只能留两个，怎么取舍"
+    if ("options" in constraints and second[1] == "cot" and not any(e in low for e in _EXPLAINED)
+            and (not names.isdisjoint(ASKED_OUTRIGHT) or _OPENS_ON_CHOICE.match(low))):
+        # "help me plan peak staffing ... how would you approach it", "钢琴、游泳、编程只能留两个，怎么取舍"; "过河问题 ...
+        # 怎么安排 讲讲思路" asks the way to a known answer explained
+        return True
     if "release asked" in names and second[1] == "cot" and not material:
         return True  # "has X pushed a new app version this month": which release is out, whatever the words are about
     if reading in _TEXT_READINGS and not material and not names.isdisjoint(CODE_WRITTEN):
