@@ -155,11 +155,12 @@ def clock_arithmetic(low: str) -> str | None:
     and minutes", "8点出门 路上40分钟 几点能到"): a count on a clock, exact."""
     if not any(k in low for k in _CLOCK_HINTS) or any(e in low for e in _ENOUGH):
         return None
+    charged = (asked := _CLOCK_ASKED.search(low)) is None
+    if charged and (asked := _CHARGE_ASKED.search(low)) is None:
+        return None
     clocks = _CLOCK.findall(low)
-    if (asked := _CLOCK_ASKED.search(low) or (_CHARGE_ASKED.search(low) if len(clocks) >= 2 else None)) is None:
-        return None
-    if not clocks or (len(clocks) < 2 and _DURATION.search(low) is None):
-        return None
+    if not clocks or (len(clocks) < 2 and (charged or _DURATION.search(low) is None)):
+        return None  # a charge is asked of the time between two clock times
     return f"{clocks[0].strip()} ... {asked.group(0).strip()}"
 
 

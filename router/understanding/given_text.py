@@ -62,19 +62,6 @@ def has_material(body: str, lettered: bool, has_cjk: bool) -> bool:
 
 
 _DIGITS = re.compile(r"\d+(?:[.,]\d+)*")
-
-
-def figures_quoted(body: str) -> bool:
-    """Whether the figures of a question lie in a quotation it hands over ("Here's the SLA clause: '... within 4
-    hours ... 5% of monthly fees ...' Does the cap apply per priority level?"): outside the quotes two numbers
-    are not left, so nothing is computed from them; the question is asked of the quoted text."""
-    quoted = _QUOTED.search(body)
-    if quoted is None or not any(c in body[max(0, quoted.start() - 3):quoted.start()] for c in ":："):
-        return False  # handed over after a colon; a story's sign that reads "..." is the story's own
-    outside = body[: quoted.start()] + body[quoted.end():]
-    return len(_DIGITS.findall(quoted.group(0))) >= 2 and len(_DIGITS.findall(outside)) < 2
-
-
 _ASKED_OF_IT = re.compile(r"(?:does|do|is|are|am|can|could|would|will|did|was|were|what|which|who|when|how long|how much|"
                           r"how many|how often)\b", re.IGNORECASE)
 _QUOTE_HANDED = re.compile(r"[:：]\s*[\"“'‘「]")
@@ -83,22 +70,22 @@ _APOSTROPHE_CLOSE = re.compile(r"[.!?;]'(?=\s|$)")
 _SPEAKERS = re.compile(r"\b(?:says|said|claims|replies|answers)\s*[:：]|说[:：]")
 _REWORKED = re.compile(r"\b(?:rewrite|rephrase|reword|translate|shorten|polish|summari[sz]e|make (?:it|this)|turn (?:it|this)|"
                        r"write|draft|fix|edit|improve|proofread)\b", re.IGNORECASE)
-
-
 _QUESTION_THEN_QUOTE = re.compile(r"([^\n]{4,120}[?？])[ \t]*\n\s*([\"“「])")
 _POINTS_AT_QUOTE = re.compile(r"这段|这条|这句|这一条|这款|这里|\bthis (?:clause|section|paragraph|part|passage|rule|line|sentence)\b",
                               re.IGNORECASE)
 
 
-def asked_of_quote(body: str) -> str | None:
-    """A question asked after a quotation handed over ("Here's the warranty text: '... does not cover paint ...'
-    Customer's paint is bubbling. Does this cover it?"), or before one that ends the text ("市场规定里这段说迟交摊位费
-    会怎么样？\n“第九条：...”"): the text is read to answer it, whatever its own "or"s and figures; a rework asked
-    of it ("can you make it friendlier?") is not this."""
+def handed_quote(body: str) -> tuple[int, int, str] | None:
+    """The one quotation a question hands over, or None: its span (marks included) and the question asked of it
+    before it, if any. Handed over after a colon ("Here's the warranty text: '...'"), closed by its own mark (an
+    apostrophe inside it ends nothing unless a sentence ends there), at least 30 characters long; or ending the text
+    after a question that points at it ("市场规定里这段说迟交摊位费会怎么样？\n“第九条：...”"). Two quotations
+    handed over, or a speaker's ("A says: 'B is lying.'"), are a puzzle's statements, not a text to read."""
     if (first := _QUESTION_THEN_QUOTE.match(body)) is not None and _POINTS_AT_QUOTE.search(first.group(1)):
-        closer = _CLOSERS[first.group(2)]
-        if body.rstrip().endswith(closer) and body.count(closer) == (2 if closer == first.group(2) else 1) and not _REWORKED.search(first.group(1)):
-            return first.group(1).strip()
+        opener = first.group(2)
+        closer = _CLOSERS[opener]
+        if body.rstrip().endswith(closer) and body.count(closer) == (2 if closer == opener else 1):
+            return first.start(2), len(body.rstrip()), first.group(1).strip()
     handed = list(_QUOTE_HANDED.finditer(body))
     if len(handed) != 1 or _SPEAKERS.search(body):
         return None  # "A says: 'B is lying.' ...", "Caterer: '...' DJ: '...'": a puzzle's statements, reasoned about
@@ -111,7 +98,29 @@ def asked_of_quote(body: str) -> str | None:
         end = body.find(_CLOSERS[opener], start) + 1
     if end <= 0 or end - start < 30:
         return None
-    after = body[end:].strip()
+    return start - 1, end, ""
+
+
+def figures_quoted(body: str) -> bool:
+    """Whether the figures of a question lie in a quotation it hands over ("Here's the SLA clause: '... within 4
+    hours ... 5% of monthly fees ...' Does the cap apply per priority level?"): outside the quotes two numbers
+    are not left, so nothing is computed from them; the question is asked of the quoted text. A story's sign that
+    reads "..." is the story's own: no quotation is handed over."""
+    if (quoted := handed_quote(body)) is None:
+        return False
+    outside = body[: quoted[0]] + body[quoted[1]:]
+    return len(_DIGITS.findall(body[quoted[0]:quoted[1]])) >= 2 and len(_DIGITS.findall(outside)) < 2
+
+
+def asked_of_quote(body: str) -> str | None:
+    """A question asked of a quotation handed over, after it ("Here's the warranty text: '... does not cover paint
+    ...' Customer's paint is bubbling. Does this cover it?") or before it: the text is read to answer it, whatever
+    its own "or"s and figures; a rework asked of it ("can you make it friendlier?") is not this."""
+    if (quoted := handed_quote(body)) is None:
+        return None
+    if quoted[2]:
+        return None if _REWORKED.search(quoted[2]) else quoted[2]
+    after = body[quoted[1]:].strip()
     question = after.rsplit(". ", 1)[-1].strip()
     if not after.endswith("?") or not _ASKED_OF_IT.match(question) or _REWORKED.search(after):
         return None
