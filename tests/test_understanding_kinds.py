@@ -551,3 +551,36 @@ KINDS_OF_ROUND_13_SECOND = [
 @pytest.mark.parametrize(("question", "task", "mode"), KINDS_OF_ROUND_13_SECOND)
 def test_charges_paces_bearings_flights_and_plans_put_together(question: str, task: str, mode: str) -> None:
     _reads(question, task, mode)
+
+
+KINDS_OF_ROUND_13_THIRD = [
+    # being torn or hesitating between named alternatives, a comparison asked, approaches asked for outright
+    ("蓝色还是米色？窗帘预算在300到500之间犹豫，客厅朝北", "reasoning", "tot"),
+    ("店名纠结死了：《一隅》《花间事》《小满花房》，帮我比比哪个好记", "reasoning", "tot"),
+    ("how do I tell my team the launch slipped without killing morale? give me a few different approaches", "reasoning", "tot"),
+    ("We're moving to a new city next month. Rent or buy?", "reasoning", "tot"),
+    # the asker's own pay rates and pace; a date counted from a day-month date; a reading asked in another unit
+    ("Double time is $31/hr. I worked 6 hrs on the holiday and 3 hrs overtime at time and a half. How much extra?",
+     "maths", "react"),
+    ("I painted 4 doors in 2 hours 40 minutes. At that rate how long will the other 11 take me?", "maths", "react"),
+    ("the course starts on 14 September and runs 12 weeks, on what date does it end", "maths", "react"),
+    ("自行车胎上写的最高65 psi，我的打气筒只有bar的刻度，要打到多少bar？", "maths", "react"),
+    ("甲乙两车同时从两地相向而行，甲每小时60千米，乙每小时40千米，3小时相遇，两地相距多少千米", "maths", "cot"),
+    # days marked on the calendar; a feeling told with an exclamation; loneliness told
+    ("把12月1号到3号标成出差，这几天别排会", "schedule", "few_shot"),
+    ("终于拿到驾照了！！高兴得一晚上没睡", "chat", "cot"),
+    ("quiet night at the bar, just me and the dishwasher. bit lonely honestly", "chat", "cot"),
+    # a logic grid asked as who has which; code to design; a question asked of a quotation, opening with "so"
+    ("Three kids have a cat, a dog and a fish. Mia has no fur pet, Leo doesn't have the dog. Who has which?",
+     "reasoning", "cot"),
+    ("How would you design a schema to track which volunteers took which shifts and when their training lapses?",
+     "coding", "cot"),
+    ("Here's the lease clause: 'The tenant shall keep the gutters clear; the landlord repairs any structural damage "
+     "caused by storms.' So who pays if a storm cracks the gutter?", "extraction", "cot"),
+    ("Are there films where a lighthouse keeper is the hero? I vaguely remember one from the 90s.", "humanities", "cot"),
+]
+
+
+@pytest.mark.parametrize(("question", "task", "mode"), KINDS_OF_ROUND_13_THIRD)
+def test_hesitations_own_rates_calendar_marks_and_grids(question: str, task: str, mode: str) -> None:
+    _reads(question, task, mode)

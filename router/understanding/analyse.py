@@ -73,7 +73,7 @@ _FALLBACK_WEIGHT = 1.6
 """Above ``fallback.WEAK``: the model's task wins over the weak cues it was consulted for."""
 _LIVE = frozenset(name for task, name, *_ in FAMILIES if task == "live_data")
 """The names of the live-data families."""
-_CODE_HOW = ("how do i", "how can i", "how to ", "怎么", "如何")
+_CODE_HOW = ("how do i", "how can i", "how to ", "how would you", "design a ", "design an ", "怎么", "如何")
 _ALTERNATIVES = (" or ", " vs", "versus", "还是", "或者")
 _RIDDLE_CHARS = 160
 """A rate riddle is one short sentence; a long word problem repeats its numbers for other reasons."""

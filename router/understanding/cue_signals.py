@@ -94,8 +94,12 @@ OPTION_FAMILIES: tuple[tuple[str, float, str, str, str], ...] = (
      r"\bweigh(?:ing)? (?:[\w'-]+ ){1,10}against\b|\b(?:should|do|shall) (?:i|we|our \w+|my \w+) (?:[^?.]|(?<=\d)\.(?=\d)){1,60} or (?!not\b)(?:[^?.]|(?<=\d)\.(?=\d)){1,40}(?:\?|$)|^(?:[^，。？?]{0,8}?(?:给|帮|替|让)[^，。？?]{0,6}?)?(?:买|选|去|学|用|租|住|换|报|读|考|开)[^，。？?]{1,12}还是[^，。？?]{1,12}(?:[？?，,。]|$)|"
      r"^[^，。？?]{0,8}(?:买|卖|租|去|回|学|读|考|用|选|住|换|报|做|开|留|找|领|提|存|取|交|付|拿|贷)[^，。？?]{0,8}还是(?![不没])[^，。？?]{0,4}"
      r"(?:买|卖|租|去|回|学|读|考|用|选|住|换|报|做|开|留|找|领|提|存|取|交|拿|贷)|\bvs\.? [\w' .&+-]{1,25} vs\.? |^[\w' .&+-]{1,30} (?:or|vs\.?|versus) [\w' .&+-]{1,30}(?: for [\w' .&+-]{1,40})?$|"
-     r"which \w+ (?:should|would|is better|to (?:choose|pick|buy|use))|^[\w' .&+-]{1,30} (?:or|vs\.?|versus) "
-     r"[\w' .&+-]{1,30}[^?\n]{0,80}\?|哪[里儿]?.{0,6}(?:更?好|合适|划算)[？?呢]|选.{1,10}还是|还是.{1,12}(?:好|合适|划算|容易|适合|值得|有前途|靠谱)(?:[？?呢吗]|$)|"
+     r"which \w+ (?:should|would|is better|to (?:choose|pick|buy|use))|"
+     # "natural ferment or inoculate for my pinot?", "... at 60 soon. lump sum or annuity?": the alternatives asked; "are
+     # there novels where x-rays or radiology matter?" asks whether
+     r"^(?!(?:are there|is there|are|is|was|were|do|does|did|can|could|has|have)\b)[\w' .&+-]{1,30} "
+     r"(?:or|vs\.?|versus) [\w' .&+-]{1,30}[^?\n]{0,80}\?|(?<=[.!?] )(?!(?:are|is|was|were|do|does|did|can|could)\b)"
+     r"[\w' &+-]{1,30} (?:or|vs\.?|versus) [\w' &+-]{1,30}\?|哪[里儿]?.{0,6}(?:更?好|合适|划算)[？?呢]|选.{1,10}还是|还是.{1,12}(?:好|合适|划算|容易|适合|值得|有前途|靠谱)(?:[？?呢吗]|$)|"
      r"(?:该不该|要不要|应不应该|是否应该|是不是应该)(?![^，。？?]{0,4}(?:医院|看医生|看病|就医|急诊|吃药|吃退烧药|打针|输液))[^，。？?]{0,6}(?:跳槽|辞职|离职|换|买|卖|搬|读|考|报|结婚|分手|出国|"
      r"创业|转行|留|去|租|学|生|投资|上|参加|报名|请|送|让|做|裸辞|辞|配|给|装|办|养)|"
      r"(?:该|应该|要不要|是)(?:用|选|买|去|学|报|租|住|换)?[^，。？?]{1,12}还是[^，。？?]{1,12}[？?]?$|"
@@ -110,7 +114,7 @@ OPTION_FAMILIES: tuple[tuple[str, float, str, str, str], ...] = (
     ("comparison", 2.2,
      "compare|comparison|versus|vs|vs.|pros and cons|trade-off|trade-offs|tradeoff|tradeoffs|weigh|better|worse|"
      "advantages and disadvantages|worth it|more cost-effective|strengths and weaknesses",
-     "对比|优劣|利弊|优缺点|权衡|更好|划算|哪个好|孰优孰劣|值不值|比较一下|好处坏处|好处和坏处|好处与坏处",
+     "对比|优劣|利弊|优缺点|权衡|更好|划算|哪个好|孰优孰劣|值不值|比较一下|好处坏处|好处和坏处|好处与坏处|帮我比比|比一比|比比看",
      r"比较(?:哪|这|它|两|几)"),
     ("alternative", 1.0, "or|whether", "或者|要不要|该不该|是否应该", r"还是(?![不没会很一也])"),
     ("enumerated alternatives", 1.6, "", "",
@@ -130,7 +134,7 @@ OPTION_FAMILIES: tuple[tuple[str, float, str, str, str], ...] = (
     ("decision request", 1.6,
      "help me decide|help me think|help me weigh|help me figure out whether|help me figure out if|talk me through|"
      "dilemma|torn between|torn on|torn about|what are my options|what options do i have|a middle ground|can't decide|cant decide|can't make up my mind",
-     "帮我分析|帮我参谋|参谋一下|出出主意|值得吗|划不划算|帮我想想|取舍", ""),
+     "帮我分析|帮我参谋|参谋一下|出出主意|值得吗|划不划算|帮我想想|取舍|犹豫|纠结", ""),
     ("brainstorm/plan", 1.8,
      "brainstorm|propose|come up with|suggest|plan a|plan an|plan the|plan my|plan our|design a|design an|"
      "how should we|how can we|how could we|how should i|how should a|how should the|how should our",
@@ -143,7 +147,8 @@ OPTION_FAMILIES: tuple[tuple[str, float, str, str, str], ...] = (
      r"\b(?:how (?:should|do|would|can|could) (?:i|we)|help (?:me|us)|i need to|we need to|trying to) plan\b|"
      r"\bhow (?:should|do|would) (?:i|we) (?:split|divide|allocate|budget|spread|order) (?:my|our|the) "
      r"(?:time|hours|week|weeks|day|days|budget|calls|jobs|tasks|studying|schedule)\b|"
-     r"\bhow (?:should|do|would) (?:i|we) (?:sequence|structure|prioriti[sz]e|organi[sz]e|lay out)\b"),
+     r"\bhow (?:should|do|would) (?:i|we) (?:sequence|structure|prioriti[sz]e|organi[sz]e|lay out)\b|"
+     r"\bgive me (?:a few|some|several|two|three|[2-5]) (?:different )?(?:approaches|options|ways|plans|strategies)\b"),
 )
 
 # A family's pattern runs only when one of its hints is in the text: most texts lack all of them,
@@ -198,7 +203,8 @@ HINTS: dict[str, tuple[str, ...]] = {
     "release asked": ("newest", "newer", "new"),
     "calendar request": ("reminder", "block"),
     "plan asked": ("plan", "split", "divide", "allocate", "budget", "spread", "sequence", "structure", "order", "prioritise",
-                   "prioritize", "organise", "organize", "lay", "怎么", "如何"),
+                   "prioritize", "organise", "organize", "lay", "approaches", "strategies", "ways", "options", "plans",
+                   "怎么", "如何", "方案", "搭配"),
     "choice": ("which", "or", "vs", "versus", "哪", "选", "还是", "该不该", "要不要", "应不应该", "是否应该", "是不是应该",
                "必要", "go with", "offers", "quotes", "bids", "candidates", "contenders", "finalists", "shortlist", "纠结", "拿不定", "定不下"),
     "comparison": ("比较",),

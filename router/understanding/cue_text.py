@@ -200,7 +200,7 @@ PROSE_AND_TALK: tuple[tuple[str, str, float, str, str, str], ...] = (
     ("chat", "feelings", 2.4,
      "i feel|feel weird|feel sad|feel lonely|feel tired|feel anxious|feel stressed|feel down|feel bored|"
      "i'm tired|i'm sad|i'm bored|i'm lonely|i'm stressed|i'm anxious|i'm nervous|i'm excited|i am tired|i am sad|"
-     "i miss|missing my|missing you|missing home|i hate|i love my|rough day|bad day|long day|tough day|vent|frustrated|upset|overwhelmed|burned out|"
+     "i miss|missing my|missing you|missing home|lonely|i hate|i love my|rough day|bad day|long day|tough day|vent|frustrated|upset|overwhelmed|burned out|"
      "burnt out|exhausted|heartbroken|homesick|cheer me up|need to talk|just want to talk|driving me nuts|"
      "driving me crazy|drives me crazy|so annoying|i keep|feeling down|a bit down|feeling low|can we talk|"
      "can we just talk|just talk|can't stop shaking|haha|lol|scared|freaking out|can't sleep|cant sleep|couldn't sleep|"
@@ -208,7 +208,7 @@ PROSE_AND_TALK: tuple[tuple[str, str, float, str, str, str], ...] = (
      "phew|whew|so relieved|finally done|finally finished|finally over",
      "哈哈|嘿嘿|呜呜|冷清|好冷清|孤单|空落落|想他们|想孩子|好想家|气死|气炸|好美|真美|太美了|好漂亮|好幸福|好困|好累|好烦|难过|伤心|开心|郁闷|焦虑|压力大|压力好大|压力很大|紧张|孤独|无聊|想哭|心情|失眠|陪我聊|聊会儿|聊聊天|"
      "舍不得|痛苦|崩溃|烦死|累死|困死|难受|好慌|慌|害怕|担心|激动|起不来|累瘫|累趴|松了一口气|终于搞定|终于忙完|终于弄完|"
-     "终于做完|终于改完|终于写完|终于考完",
+     "终于做完|终于改完|终于写完|终于考完|高兴得|开心得|激动得|兴奋得|睡不着",
      r"\bfeel(?:ing)? (?:so |really |very |kinda |pretty |super )?(?:great|good|awesome|amazing|better|worse|bad|"
      r"terrible|awful|happy|down|low|off|sick|lonely|stressed|anxious)\b"),
     ("chat", "personal advice", 2.0,

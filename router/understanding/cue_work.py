@@ -9,7 +9,7 @@ TECHNICAL: tuple[tuple[str, str, float, str, str, str], ...] = (
     ("coding", "programming vocabulary", 3.2,
      "python|javascript|typescript|java|golang|c program|discord bot|discord.py|telegram bot|in rust|rust code|using rust|rust function|rust program|rust crate|rust library|rust struct|rust trait|rust macro|rust project|rustc|borrow checker|c++|c#|kotlin|swift|php|ruby|scala|haskell|bash|shell script|"
      "sql|mysql|postgres|postgresql|sqlite|regex|regular expression|html|css|react|vue|angular|django|flask|node|"
-     "node.js|npm|pip|docker|kubernetes|k8s|git|github|api|endpoint|json schema|compile|compiler|runtime|debug|"
+     "node.js|npm|pip|docker|kubernetes|k8s|git|github|api|endpoint|json schema|database schema|db schema|design a schema|a schema to|compile|compiler|runtime|debug|"
      "debugging|bug|stack trace|traceback|exception|segfault|null pointer|recursion|algorithm|data structure|"
      "linked list|binary tree|hashmap|hash map|lru|unit test|refactor|deploy|frontend|backend|code|coding|"
      "programming|framework|re-render|re-renders|rerender|component|thread-safe|concurrency|concurrent|async|"
@@ -85,7 +85,8 @@ TECHNICAL: tuple[tuple[str, str, float, str, str, str], ...] = (
      "who is right|who is in the picture|who is in the photo|who is in the photograph|who is in the portrait|"
      "who is in the painting|who is in the middle|find the pattern|what's the pattern|what is the pattern|next number|next term|comes next|missing number|next in the sequence|"
      "which direction|which way am i|am i facing|are you facing|am i now facing|every label is wrong|"
-     "all the labels are wrong|all labels are wrong|labels are all wrong|mislabeled|mislabelled",
+     "all the labels are wrong|all labels are wrong|labels are all wrong|mislabeled|mislabelled|who brought which|"
+     "who owns which|who ordered which|who has which|who drives which|who wore which|who lives in which",
      "谜题|脑筋急转弯|逻辑|说谎|说真话|真话|假话|推断|悖论|谁是|哪里去了|去哪了|到底谁|找规律|下一个数|填什么数|面朝哪|朝哪个方向|"
      "标签都是错的|标签全是错的|全都贴错|都贴错了", ""),
     ("reasoning", "constraint puzzle", 2.4,

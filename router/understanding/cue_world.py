@@ -112,7 +112,7 @@ WORLD: tuple[tuple[str, str, float, str, str, str], ...] = (
      "to my diary|add to my calendar|add this to my calendar|add it to my calendar|put it in my calendar|"
      "put it on my calendar|on my calendar|schedule a|schedule an|book a meeting|book an appointment|save the date|"
      "calendar event|calendar entry|calendar invite",
-     "提醒我|备忘|记一下|记下|加到日程|日程|添加到日历|帮我安排|定个闹钟",
+     "提醒我|备忘|记一下|记下|加到日程|日程|添加到日历|帮我安排|定个闹钟|标成|标记成|标记为|空出来",
      # a reminder set, not one to write ("a polite but firm payment reminder for a client", "a reminder email")
      r"(?<!payment )(?<!polite )(?<!gentle )(?<!friendly )(?<!firm )(?<!rent )(?<!invoice )\breminder\b"
      r"(?! (?:email|emails|letter|letters|message|messages|text|texts|note|notice|notices|template|sms))|"

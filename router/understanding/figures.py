@@ -69,13 +69,14 @@ def quantities(c: Compiled, body: str, low: str, digits: bool, present: set[str]
 
 _GIVEN_DATE = LazyPattern(
     r"\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.? \d{1,2}(?:st|nd|rd|th)?\b|"
-    r"\b\d{1,2}/\d{1,2}(?:/\d{2,4})?\b|\d{1,2}月\d{1,2}[日号]",
+    r"\b\d{1,2}/\d{1,2}(?:/\d{2,4})?\b|\d{1,2}月\d{1,2}[日号]|"
+    r"\b\d{1,2}(?:st|nd|rd|th)? (?:of )?(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\b",
     ascii=r"\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.? \d{1,2}(?:st|nd|rd|th)?\b|"
-          r"\b\d{1,2}/\d{1,2}(?:/\d{2,4})?\b",
+          r"\b\d{1,2}/\d{1,2}(?:/\d{2,4})?\b|\b\d{1,2}(?:st|nd|rd|th)? (?:of )?(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\b",
 )
 _DATE_ASKED = LazyPattern(
     r"\b(?:what|which) (?:dates?|day of the month)\b|\bhow many (?:business |calendar |working |week|school )?days\b"
-    r"[^?]{0,30}\b(?:from|between|until|till|through|to|before|after|left)\b|哪一?天[^，。]{0,6}(?:到期|截止|吃完|用完|结束|满)|"
+    r"[^?]{0,30}\b(?:from|between|until|till|through|to|before|after|left)\b|\bon what date\b|哪一?天[^，。]{0,6}(?:到期|截止|吃完|用完|结束|满)|"
     r"什么时候(?:能|可以)?(?:转正|到期|截止|满|结束|吃完|用完)|"
     r"(?:几月)?几[号日][^，。]{0,4}(?:到期|截止|吃完|用完|结束|满)|(?:到期|截止|吃完|用完)[^，。]{0,4}(?:是)?(?:哪天|几号)|"
     r"(?:最晚|最迟|最早)(?:是)?(?:哪一?天|几号)|(?:哪一?天|几号)之前|(?:哪一?天|几号|几月几[号日])(?:能|可以|才能|就能)",
@@ -166,6 +167,7 @@ def clock_arithmetic(low: str) -> str | None:
 
 _PACE = re.compile(r"\b\d+(?:\.\d+)?\s*(?:min|mins|minutes)\s*(?:per|a|/)\s*(?:mile|km|kilometer|kilometre|lap)\b")
 _DISTANCE = re.compile(r"\b\d+(?:\.\d+)?\s*(?:miles?|mi|km|kilometers?|kilometres?|laps?)\b")
+_OWN_RATE = re.compile(r"\bat (?:that|this|the same|my|our) (?:pace|rate|speed)\b")
 _ANGLE_DMS = re.compile(r"\d{1,3}°\s?\d{1,2}['′]")
 """An angle in degrees and minutes ("N 37°15'20\" E"): a surveyor's bearing, added and subtracted exactly."""
 _ANGLE_ASKED = re.compile(r"\bwhat(?:'s| is)\b|\?")
@@ -177,6 +179,8 @@ def paced_or_angled(low: str) -> str | None:
     bearing or angle worked from two given in degrees and minutes: exact, a calculator's job."""
     if "how long" in low and (pace := _PACE.search(low)) and _DISTANCE.search(low.replace(pace.group(0), "")):
         return f"a time through a pace '{pace.group(0)}'"
+    if ("how long" in low or "how many" in low) and (rate := _OWN_RATE.search(low)) and not _OWN.isdisjoint(low.split()):
+        return f"a time at the asker's own rate '{rate.group(0)}'"  # "I sewed 3 hems in 1 hour 48 minutes. at that pace ..."
     if "°" in low and len(_ANGLE_DMS.findall(low)) >= 2 and _ANGLE_ASKED.search(low) and "table" not in low:
         return "an angle from angles in degrees and minutes"
     return None

@@ -62,8 +62,8 @@ def has_material(body: str, lettered: bool, has_cjk: bool) -> bool:
 
 
 _DIGITS = re.compile(r"\d+(?:[.,]\d+)*")
-_ASKED_OF_IT = re.compile(r"(?:does|do|is|are|am|can|could|would|will|did|was|were|what|which|who|when|how long|how much|"
-                          r"how many|how often)\b", re.IGNORECASE)
+_ASKED_OF_IT = re.compile(r"(?:(?:so|and|then|but|ok|okay),? )?(?:does|do|is|are|am|can|could|would|will|did|was|were|what|which|"
+                          r"who|when|how long|how much|how many|how often)\b", re.IGNORECASE)
 _QUOTE_HANDED = re.compile(r"[:：]\s*[\"“'‘「]")
 _CLOSERS = {'"': '"', "“": "”", "‘": "’", "「": "」"}
 _APOSTROPHE_CLOSE = re.compile(r"[.!?;]'(?=\s|$)")

@@ -42,7 +42,10 @@ _ZH_UNITS = "厘米|公分|毫米|米|公里|千米|英里|英尺|英寸|码|斤
 _ZH_CONVERSION = LazyPattern(
     rf"(?:\d+(?:\.\d+)?|(?<![\u4e00-\u9fff])[一两二三四五六七八九十百千半]+)\s*(?:{_ZH_UNITS})[^，。？?！!]{{0,4}}"
     r"(?:是|等于|合|折合|换成|换算成|相当于)[^，。？?]{0,3}(?:几|多少)|"
-    r"(?:华氏|摄氏)\s*\d+(?:\.\d+)?\s*度[^，。？?]{0,4}(?:是|等于|合|换算成|相当于)[^，。？?]{0,4}(?:几|多少)",
+    r"(?:华氏|摄氏)\s*\d+(?:\.\d+)?\s*度[^，。？?]{0,4}(?:是|等于|合|换算成|相当于)[^，。？?]{0,4}(?:几|多少)|"
+    # "轮胎气压写的1.6 bar，我的气压表是psi的，要打到多少psi": a reading in one unit, the figure asked in another
+    rf"\d+(?:\.\d+)?\s*(?P<unit>bar|psi|kpa|mpa|{_ZH_UNITS})(?![a-z])[^？?]{{0,30}}?(?:多少|几)\s*(?!(?P=unit))"
+    rf"(?:bar|psi|kpa|mpa|{_ZH_UNITS})(?![a-z])",
     ascii="",
 )
 _NOW_CLOCK = LazyPattern(
@@ -205,8 +208,8 @@ def norm_asked(low: str) -> bool:
 def no_count_asked(asked: str, low: str) -> bool:
     """Whether the quantity question's words ``asked`` ask no count here: "这几个岗位里 哪些..." (these few),
     "各有啥好处" (what each has), "睡多久才够" (a norm)."""
-    if asked == "几个":
-        return "几个" not in DEMONSTRATIVE_FEW.sub("", low)
+    if asked.startswith("几"):  # "这几天别给我排别的事", "这几个岗位里": these few
+        return asked not in DEMONSTRATIVE_FEW.sub("", low)
     if asked == "各有":
         return _EACH_HAS_COUNT.search(low) is None
     return norm_asked(low)
@@ -265,7 +268,7 @@ _ROLES = frozenset({"patron", "customer", "client", "tenant", "patient", "guest"
                     "rent", "shipping", "tax", "total", "price", "cost", "parking", "delivery", "insurance", "tuition",
                     "membership", "subscription", "item", "bill", "deposit", "balance", "payment", "salary", "wage",
                     "insured", "claimant", "policyholder", "insurer", "carrier", "loss", "claim", "coverage", "premium",
-                    "deductible", "building", "policy", "vehicle"})
+                    "deductible", "building", "policy", "vehicle", "overtime", "rate", "shift"})
 """Roles and amounts a note's sentence opens with ("Patron has three books 11 days late", "Rent is $1,450"):
 capitalised as the first word, they are nobody's name."""
 

@@ -33,6 +33,10 @@ _OR_JUST = re.compile(r"\bor (?:just|only|also|both|neither)\b")
 savings"): its "or" names the possible answers, not plans to choose between, unless choice words ask a pick."""
 _EXPLAINED = ("思路", "讲讲", "讲解", "解释", "explain", "walk me through", "show me how")
 """The way to a known answer asked to be explained: no plan of the asker's to weigh."""
+_CODE_DESIGN = re.compile(r"\b(?:design|architect|model) (?:a|an|the|my|our) (?:[\w-]+ ){0,3}(?:database|schema|tables?|api|"
+                          r"service|backend|data model|class(?:es)?)\b")
+"""'how would you design a small database to track ...': code to design, not plans to weigh (unless alternatives are named)."""
+_ALTERNATIVES = (" or ", " vs", "versus", "还是", "或者")
 _OPENS_ON_CHOICE = re.compile(r"^(?!(?:can|could|would|will|are|is|am|do|does|did|was|were|what|how|why|who|which|explain|tell|"
                              r"please)\b)[\w'.&+-]+(?: [\w'.&+-]+){0,2} (?:or|vs\.?|versus) [\w' .&+-]{1,40}\?")
 """'natural ferment or inoculate for my Pinot? ...': the question is the two alternatives themselves."""
@@ -59,6 +63,10 @@ def vetoed(second: tuple[str, str, float], *, task: str, constraints: Set[str], 
             return True
     if reading in learned_reading.TOOLS and "selection" in constraints and material:
         return True  # the prices and times of items given to pick from are the items'
+    if reading == "tot" and "code" in constraints and _CODE_DESIGN.search(low) and not any(a in low for a in _ALTERNATIVES):
+        return True
+    if reading == "cot" and "exact_figure" in constraints and (readings.unit_conversion(low) or readings.zh_conversion(low)):
+        return True  # "1.6 bar ... 要打到多少psi": a figure in another unit, whatever the words are about
     if reading == "tot" and (WHICH_NEVER.search(low) is not None or (
             _YES_NO.match(low) is not None and _OR_JUST.search(low) is not None and given_text.choice_asked(low) is None)):
         return True  # "which X should never be mixed" asks for a rule; "does X cover A or just B" whether
