@@ -76,7 +76,9 @@ FIRST_RUNS = {"natural_holdout18": "e16fe3a", "natural_holdout19": "28d31fb", "n
               "natural_holdout77": "93d2bf6", "natural_holdout78": "93d2bf6",
               "natural_holdout79": "93d2bf6", "natural_holdout80": "93d2bf6",
               "natural_holdout81": "f276178", "natural_holdout82": "f276178",
-              "natural_holdout83": "f276178", "natural_holdout84": "f276178"}
+              "natural_holdout83": "f276178", "natural_holdout84": "f276178",
+              "natural_holdout85": "ccec5c7", "natural_holdout86": "ccec5c7",
+              "natural_holdout87": "ccec5c7", "natural_holdout88": "ccec5c7"}
 """Each set and the commit its first run was made on (bench/eval_modes.py's docstring records them)."""
 
 

@@ -584,3 +584,32 @@ KINDS_OF_ROUND_13_THIRD = [
 @pytest.mark.parametrize(("question", "task", "mode"), KINDS_OF_ROUND_13_THIRD)
 def test_hesitations_own_rates_calendar_marks_and_grids(question: str, task: str, mode: str) -> None:
     _reads(question, task, mode)
+
+
+KINDS_OF_ROUND_13_FOURTH = [
+    # a size of given dimensions, one unround; a relative change asked; the asker's own costs; a span between clock times
+    ("Slab is 6.5m by 4.2m and 0.15m deep. How many cubic metres of concrete do I order?", "maths", "react"),
+    ("A box is 3 cm long, 4 cm wide and 5 cm high. What is its volume?", "maths", "cot"),
+    ("open rate went from 18.5% to 22.3% after the subject line change. what's the relative lift?", "maths", "react"),
+    ("We hired 6 interpreters at $240 a day for 3 days, plus $150 travel each. What's the total we owe?", "maths", "react"),
+    ("Doors shut 09:47, doors open 13:12. How long between the two, hours and minutes?", "maths", "react"),
+    ("这份合同2008年6月20日签订，有效期15年，到期是哪一天？", "maths", "react"),
+    # candidate answers to a question of fact; items kept by a size; a question after a quotation, last clause first
+    ("What were Roman legion standards actually for? Rallying points, religious objects, or something else?",
+     "humanities", "cot"),
+    ("Here's the cut list. Which boards are over 2.4 m?\n\nB1 oak 2.7 x 0.2\nB2 pine 1.8 x 0.15\nB3 oak 3.1 x 0.2",
+     "extraction", "cot"),
+    ("From the lease: \"The tenant shall keep all drains clear and shall bear the cost of any blockage caused by misuse, "
+     "save where the blockage results from a structural defect.\" So if tree roots block the drain, who pays?",
+     "extraction", "cot"),
+    # a plan asked with its constraints; how to do something safely, weighed; a norm asked is no look-up
+    ("Help me plan the spring term. Three courses, one TA, and the lab is shut for two weeks in March.", "reasoning", "tot"),
+    ("想带学员去外地比赛，又怕家长不放心，到底去不去、怎么办比较稳妥", "reasoning", "tot"),
+    ("老人的早餐怎么搭配？哪些粥升糖快", "knowledge", "cot"),
+    ("冬天鱼缸的水温控制在多少比较合适？", "knowledge", "cot"),
+]
+
+
+@pytest.mark.parametrize(("question", "task", "mode"), KINDS_OF_ROUND_13_FOURTH)
+def test_sizes_lifts_spans_candidate_answers_and_plans(question: str, task: str, mode: str) -> None:
+    _reads(question, task, mode)

@@ -137,13 +137,15 @@ OPTION_FAMILIES: tuple[tuple[str, float, str, str, str], ...] = (
      "帮我分析|帮我参谋|参谋一下|出出主意|值得吗|划不划算|帮我想想|取舍|犹豫|纠结", ""),
     ("brainstorm/plan", 1.8,
      "brainstorm|propose|come up with|suggest|plan a|plan an|plan the|plan my|plan our|design a|design an|"
-     "how should we|how can we|how could we|how should i|how should a|how should the|how should our",
-     "头脑风暴|出主意|想办法|规划|策划|设计一个|怎样才能|怎么安排|如何安排|怎么排|该怎么推进|怎么搭配|如何搭配",
-     r"如何(?:提高|降低|提升|减少|增加|改善|解决)"),
+     "how should we|how can we|how could we|how should i|how should a|how should the|how should our|help me plan|"
+     "help us plan",
+     "头脑风暴|出主意|想办法|规划|策划|设计一个|怎样才能|怎么安排|如何安排|怎么排|该怎么推进",
+     r"如何(?:提高|降低|提升|减少|增加|改善|解决)|"
+     r"(?:怎么|如何)(?:搭配|搞|做|弄|办|推进)[^，。？?]{0,8}(?:比较|最|更)(?:好|合理|稳妥|稳|合适)"),
     # "how should I plan the next three weeks ... I work full time": a plan under the user's own limits is laid
     # out and weighed, one of several ways to spend the time; on top of the plan family's words, a decision
-    ("plan asked", 0.8, "", "帮我规划|规划一下|怎么规划|如何规划|怎么安排|如何安排|几种方案|几个方案|怎么搭配|如何搭配",
-     r"(?:怎么|如何)(?:排|安排|分配|搭配|推进|处理)[^，。？?]{0,8}(?:比较|最|更)(?:好|合理|划算|稳妥|稳|合适)|"
+    ("plan asked", 0.8, "", "帮我规划|规划一下|怎么规划|如何规划|怎么安排|如何安排|几种方案|几个方案",
+     r"(?:怎么|如何)(?:排|安排|分配|搭配|推进|处理|搞|做|弄|办)[^，。？?]{0,8}(?:比较|最|更)(?:好|合理|划算|稳妥|稳|合适)|"
      r"\b(?:how (?:should|do|would|can|could) (?:i|we)|help (?:me|us)|i need to|we need to|trying to) plan\b|"
      r"\bhow (?:should|do|would) (?:i|we) (?:split|divide|allocate|budget|spread|order) (?:my|our|the) "
      r"(?:time|hours|week|weeks|day|days|budget|calls|jobs|tasks|studying|schedule)\b|"
@@ -210,7 +212,7 @@ HINTS: dict[str, tuple[str, ...]] = {
     "comparison": ("比较",),
     "alternative": ("还是",),
     "superlative way": ("best", "smartest", "cheapest", "fastest", "easiest", "safest", "wisest", "most", "最"),
-    "brainstorm/plan": ("如何",),
+    "brainstorm/plan": ("如何", "怎么"),
 }
 """A hint that is one lower-case word is looked up among the text's words (one set test for all of a
 family's word hints); any other hint (Chinese, punctuation, several words) is a substring test. The

@@ -118,5 +118,5 @@ WORLD: tuple[tuple[str, str, float, str, str, str], ...] = (
      r"(?! (?:email|emails|letter|letters|message|messages|text|texts|note|notice|notices|template|sms))|"
      # "block Friday the 17th, 10 to 11:30, for the closing", "block out june 15 10:00 to noon": time held for an event
      r"\bblock (?:out |off )?(?:(?:mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)[a-z]*\b|(?:jan|feb|mar|apr|may|jun|jul|aug|"
-     r"sep|sept|oct|nov|dec)[a-z]* \d|\d{1,2}(?:st|nd|rd|th)?\b|(?:the|my) (?:morning|afternoon|evening) of\b|tomorrow\b|next (?:week|\w+day)\b)"),
+     r"sep|sept|oct|nov|dec)[a-z]* \d|\d{1,2}(?:st|nd|rd|th)?\b(?![.,]\d)|(?:the|my) (?:morning|afternoon|evening) of\b|tomorrow\b|next (?:week|\w+day)\b)"),
 )

@@ -45,7 +45,8 @@ _NUMBER_LIST = re.compile(r"(?:\d[\d.,]*\s*[a-z%]{0,3}[\s,、，;/]+){3,}\d")
 _OWN = frozenset({"i", "we", "my", "our", "me", "us", "i'm", "we're", "i've", "we've"})
 _SHORT = 200
 """A question this short that gives three amounts and asks their statistic asks it of them."""
-_CHANGE_ASKED = re.compile(r"\b(?:percent(?:age)?|%) (?:growth|change|increase|decrease|drop|rise|gain|loss)\b|\bgrowth rate\b|"
+_CHANGE_ASKED = re.compile(r"\b(?:percent(?:age)?|%) (?:growth|change|increase|decrease|drop|rise|gain|loss|lift)\b|\bgrowth rate\b|"
+                           r"\brelative (?:lift|uplift|change|increase|decrease|improvement|drop)\b|"
                            r"\bas a (?:percent|percentage)\b|增长率|增幅|涨幅|降幅|(?:增长|下降|上涨|下跌)了?百分之几|占比多少|占百分之几")
 """A relative change or share asked of given amounts ("37 of 212 were no-shows, what's the rate as a percent")."""
 
@@ -78,7 +79,7 @@ _DATE_ASKED = LazyPattern(
     r"\b(?:what|which) (?:dates?|day of the month)\b|\bhow many (?:business |calendar |working |week|school )?days\b"
     r"[^?]{0,30}\b(?:from|between|until|till|through|to|before|after|left)\b|\bon what date\b|哪一?天[^，。]{0,6}(?:到期|截止|吃完|用完|结束|满)|"
     r"什么时候(?:能|可以)?(?:转正|到期|截止|满|结束|吃完|用完)|"
-    r"(?:几月)?几[号日][^，。]{0,4}(?:到期|截止|吃完|用完|结束|满)|(?:到期|截止|吃完|用完)[^，。]{0,4}(?:是)?(?:哪天|几号)|"
+    r"(?:几月)?几[号日][^，。]{0,4}(?:到期|截止|吃完|用完|结束|满)|(?:到期|截止|吃完|用完)[^，。]{0,4}(?:是)?(?:哪一?天|几号)|"
     r"(?:最晚|最迟|最早)(?:是)?(?:哪一?天|几号)|(?:哪一?天|几号)之前|(?:哪一?天|几号|几月几[号日])(?:能|可以|才能|就能)",
     ascii=r"\b(?:what|which) (?:dates?|day of the month)\b|\bhow many (?:business |calendar |working |week|school )?days\b"
           r"[^?]{0,30}\b(?:from|between|until|till|through|to|before|after|left)\b",
@@ -137,12 +138,14 @@ _CLOCK_ASKED = LazyPattern(
     r"\bwhat time (?:does|do|will|would|did|is|are|am|should|must|can)\b|\bat what time\b|"
     r"\bwhen (?:does|do|will|would) (?:it|we|i|they|he|she|the [\w-]+(?: [\w-]+)?) (?:finish|end|be done|wrap up|get (?:in|there|back)|arrive|land|start)\b|"
     r"\bhow long (?:was|is|were|did|will|does)\b[^?]{0,40}\b(?:in )?hours? and minutes\b|\bin hours and minutes\b|"
+    r"\bhow (?:long|much time) (?:between|from)\b|\bhours and minutes\?|"
     r"\bhow many (?:hours|minutes)(?: and minutes)? (?:was|is|were|did|will|does|do|in total|total)\b|"
     r"几点(?:能|可以|会|才|就|该)?(?:结束|完|做完|弄完|到|到达|出发|开始|下班|起飞|落地|收工|结束呢)?[？?吗呢]?|"
     r"(?:一共|总共|前后|中间)?(?:多长时间|几个小时|几小时|多少分钟|多少小时)",
     ascii=r"\bwhat time (?:does|do|will|would|did|is|are|am|should|must|can)\b|\bat what time\b|"
           r"\bwhen (?:does|do|will|would) (?:it|we|i|they|he|she|the [\w-]+(?: [\w-]+)?) (?:finish|end|be done|wrap up|get (?:in|there|back)|arrive|land|start)\b|"
           r"\bhow long (?:was|is|were|did|will|does)\b[^?]{0,40}\b(?:in )?hours? and minutes\b|\bin hours and minutes\b|"
+          r"\bhow (?:long|much time) (?:between|from)\b|\bhours and minutes\?|"
           r"\bhow many (?:hours|minutes)(?: and minutes)? (?:was|is|were|did|will|does|do|in total|total)\b",
 )
 _CLOCK_HINTS = ("time", "when", "hours", "minutes", "charge", "bill", "cost", "fee", "pay", "total", "几点", "多长", "小时", "分钟")
@@ -184,6 +187,23 @@ def paced_or_angled(low: str) -> str | None:
     if "°" in low and len(_ANGLE_DMS.findall(low)) >= 2 and _ANGLE_ASKED.search(low) and "table" not in low:
         return "an angle from angles in degrees and minutes"
     return None
+
+
+_DIMENSION = re.compile(r"\b\d+(?:\.\d+)?\s?(?:m|cm|mm|ft|feet|in|inches|yd|yards|metres|meters)\b")
+_SIZE_ASKED = re.compile(r"\bhow many (?:cubic|square|sq\.?|cu\.?) (?:metres|meters|feet|ft|yards|yd|m)\b|"
+                         r"\bwhat(?:'s| is) the (?:volume|area|surface area)\b")
+
+
+def measured(low: str, given: int) -> str | None:
+    """An area or a volume asked of dimensions given, one of them unround ("wall is 12.4m long, 2.1m high and 0.45m
+    thick. how many cubic metres of rubble stone is that"): a job's quantities, a calculator's; a textbook's box is
+    round ("3 cm by 4 cm by 5 cm") and worked in steps."""
+    if given < 2 or (asked := _SIZE_ASKED.search(low)) is None:
+        return None
+    dimensions = _DIMENSION.findall(low)
+    if len(dimensions) < 2 or not any("." in d for d in dimensions):
+        return None
+    return f"a size of given dimensions '{asked.group(0)}'"
 
 
 def exact_figure(c: Compiled, body: str, low: str, window: str, digits: bool, present: set[str],
@@ -230,7 +250,7 @@ def exact_figure(c: Compiled, body: str, low: str, window: str, digits: bool, pr
         exact = f"a date counted from a given date '{dated}'"
     elif not explaining and (clocked := clock_arithmetic(low)):
         exact = f"a time counted on a clock '{clocked}'"
-    elif not explaining and (worked := paced_or_angled(low)):
+    elif not explaining and (worked := paced_or_angled(low) or measured(low, given)):
         exact = worked
     elif converted := readings.unit_conversion(low):
         exact = f"conversion '{converted}'"

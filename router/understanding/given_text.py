@@ -122,7 +122,8 @@ def asked_of_quote(body: str) -> str | None:
         return None if _REWORKED.search(quoted[2]) else quoted[2]
     after = body[quoted[1]:].strip()
     question = after.rsplit(". ", 1)[-1].strip()
-    if not after.endswith("?") or not _ASKED_OF_IT.match(question) or _REWORKED.search(after):
+    asked = _ASKED_OF_IT.match(question) or _ASKED_OF_IT.match(question.rsplit(", ", 1)[-1])  # "so if ..., who pays?"
+    if not after.endswith("?") or not asked or _REWORKED.search(after):
         return None
     return question
 
@@ -205,6 +206,8 @@ _CONDITION_EN = re.compile(
     r"\bwhich (?:of (?:these|them|those|my|our|your|the (?:following|above|below|list))|ones)\b|"
     r"\bwho (?:on|in|from) (?:this|the|my|our) (?:list|roster|sheet|group|team|class|table)\b|\bwho of (?:these|them|those)\b|"
     r"\b(?:who|which ones?)(?:'s| is| are)? (?:above|below|over|under|at least|more than|less than|higher than|lower than)\b|"
+    r"\bwhich [a-z-]+ (?:are|is|were|was) (?:over|under|above|below|more than|less than|at least|longer than|shorter than|"
+    r"heavier than|lighter than|bigger than|smaller than)\b|"
     r"\bwhich (?:[a-z-]+ ){1,3}(?:in|on|from|of) (?:this|these|that|those|the following|the above|the list|my)\b|"
     r"\b(?:these|this list|the following|below)\b.{0,40}\bwhich [a-z-]+ (?:are|is|have|has|need|were|was|went)\b|"
     r"\b(?:only|just) (?:the|those|ones)\b|\bonly (?:give|show|tell|send) me\b|\b(?:keep|leave|show|list|give me) (?:only|just)\b|\bonly (?:keep|show|list)\b|\b(?:pick|filter|weed|single) out\b|\bfilter (?:the|these|this|for|by|to)\b|"

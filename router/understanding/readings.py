@@ -193,7 +193,8 @@ DEMONSTRATIVE_FEW = re.compile(r"[这那哪]几")
 _EACH_HAS_COUNT = re.compile(r"各有(?:多少|几)")
 _NORM_ASKED = LazyPattern(
     r"\bhow (?:many|much|long)\b[^?]{0,40}\b(?:is|are) (?:enough|normal|healthy|too much)\b|"
-    r"(?<![最至]少)(?:多久|多长时间|几个?小时|多少)才(?:算)?(?:够|合适|正常|健康)",
+    r"(?<![最至]少)(?:多久|多长时间|几个?小时|多少)才(?:算)?(?:够|合适|正常|健康)|(?:控制|保持)在多少(?:比较|最)?(?:合适|好)|"
+    r"多少(?:比较|最)(?:合适|正常)",
     ascii=r"\bhow (?:many|much|long)\b[^?]{0,40}\b(?:is|are) (?:enough|normal|healthy|too much)\b",
 )
 """A norm asked ("小学生每天睡多久才够？10点睡6点半起", "how many hours of sleep is enough for a 7 year old"): the
@@ -268,7 +269,8 @@ _ROLES = frozenset({"patron", "customer", "client", "tenant", "patient", "guest"
                     "rent", "shipping", "tax", "total", "price", "cost", "parking", "delivery", "insurance", "tuition",
                     "membership", "subscription", "item", "bill", "deposit", "balance", "payment", "salary", "wage",
                     "insured", "claimant", "policyholder", "insurer", "carrier", "loss", "claim", "coverage", "premium",
-                    "deductible", "building", "policy", "vehicle", "overtime", "rate", "shift"})
+                    "deductible", "building", "policy", "vehicle", "overtime", "rate", "shift", "wall", "room", "floor",
+                    "roof", "tank", "pool", "load", "we", "you", "our", "my"})
 """Roles and amounts a note's sentence opens with ("Patron has three books 11 days late", "Rent is $1,450"):
 capitalised as the first word, they are nobody's name."""
 

@@ -23,10 +23,12 @@ _OWN_MOVE = re.compile(r"(?:该不该|要不要|应不应该|是否应该|should
 _LIVE = frozenset(name for task, name, *_ in FAMILIES if task == "live_data")
 _TEXT_READINGS = frozenset({"extraction", "select"})
 """The learned readings that work on a given text: fields to fill, items kept by a condition."""
-WHICH_NEVER = re.compile(r"\bwhich\b[^?]{0,40}?\b(?:should|must|can|may)(?:n't| never| not)\b|哪些[^？?]{0,12}(?:不能|不可以|千万别|禁止)|"
-                         r"\bhow (?:do|does|did) (?!i\b|we\b|you\b)[\w'-]+(?: [\w'-]+){0,3} (?:decide|choose|pick|rank|select|determine)\b")
-"""'which cleaning chemicals should never be mixed', '哪些药不能一起吃': a rule asked, nothing to choose; 'how do
-Michelin inspectors decide whether a restaurant gets one, two or three stars': how others decide, no choice of ours."""
+NO_CHOICE = re.compile(r"\bwhich\b[^?]{0,40}?\b(?:should|must|can|may)(?:n't| never| not)\b|哪些[^？?]{0,12}(?:不能|不可以|千万别|禁止)|"
+                       r"\bhow (?:do|does|did) (?!i\b|we\b|you\b)[\w'-]+(?: [\w'-]+){0,3} (?:decide|choose|pick|rank|select|determine)\b|"
+                       r"\bor (?:something|anything) else\s*\?\s*$|还是别的(?:什么)?[？?]?\s*$")
+"""Alternatives named where no choice is asked: 'which cleaning chemicals should never be mixed', '哪些药不能一起吃' (a
+rule); 'how do Michelin inspectors decide whether a restaurant gets one, two or three stars' (how others decide); 'what
+were mason's marks for? pay tallies, signatures, or something else?' (candidate answers to a question of fact)."""
 _YES_NO = re.compile(r"(?:does|do|did|is|are|was|were|can|could|will|has|have)\b")
 _OR_JUST = re.compile(r"\bor (?:just|only|also|both|neither)\b")
 """A question opening on its verb with "or just" asks whether ("does FDIC cover money market funds or just
@@ -67,12 +69,14 @@ def vetoed(second: tuple[str, str, float], *, task: str, constraints: Set[str], 
         return True
     if reading == "cot" and "exact_figure" in constraints and (readings.unit_conversion(low) or readings.zh_conversion(low)):
         return True  # "1.6 bar ... 要打到多少psi": a figure in another unit, whatever the words are about
-    if reading == "tot" and (WHICH_NEVER.search(low) is not None or (
+    if reading == "tot" and (NO_CHOICE.search(low) is not None or (
             _YES_NO.match(low) is not None and _OR_JUST.search(low) is not None and given_text.choice_asked(low) is None)):
         return True  # "which X should never be mixed" asks for a rule; "does X cover A or just B" whether
     if reading == "live" and (own_calendar or readings.past_era(low) or (
             not question_form and "feelings" in names and scores["live_data"] == 0 and _A_NOT_A.search(low) is None)):
         return True  # a riddle gives its own calendar; a past era's shops are history; feelings told look nothing up
+    if reading == "live" and readings.norm_asked(low):
+        return True  # "房间湿度控制在多少比较合适": a norm asked, no current value
     if reading == "live" and "options" in constraints and names.isdisjoint(_LIVE) and _OWN_MOVE.match(low):
         return True  # "要不要裸辞？存款够撑一年，现在每天上班都想吐": a decision asked, with nothing of the world to look up
     if ("options" in constraints and second[1] == "cot" and not any(e in low for e in _EXPLAINED)
@@ -88,4 +92,4 @@ def vetoed(second: tuple[str, str, float], *, task: str, constraints: Set[str], 
     return second[1] == "cot" and task == "extraction" and "format" in constraints and material
 
 
-__all__ = ["CODE_WRITTEN", "WHICH_NEVER", "vetoed"]
+__all__ = ["CODE_WRITTEN", "NO_CHOICE", "vetoed"]
