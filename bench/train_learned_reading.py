@@ -78,7 +78,9 @@ FIRST_RUNS = {"natural_holdout18": "e16fe3a", "natural_holdout19": "28d31fb", "n
               "natural_holdout81": "f276178", "natural_holdout82": "f276178",
               "natural_holdout83": "f276178", "natural_holdout84": "f276178",
               "natural_holdout85": "ccec5c7", "natural_holdout86": "ccec5c7",
-              "natural_holdout87": "ccec5c7", "natural_holdout88": "ccec5c7"}
+              "natural_holdout87": "ccec5c7", "natural_holdout88": "ccec5c7",
+              "natural_holdout89": "ef41576", "natural_holdout90": "ef41576",
+              "natural_holdout91": "ef41576", "natural_holdout92": "ef41576"}
 """Each set and the commit its first run was made on (bench/eval_modes.py's docstring records them)."""
 
 

@@ -613,3 +613,30 @@ KINDS_OF_ROUND_13_FOURTH = [
 @pytest.mark.parametrize(("question", "task", "mode"), KINDS_OF_ROUND_13_FOURTH)
 def test_sizes_lifts_spans_candidate_answers_and_plans(question: str, task: str, mode: str) -> None:
     _reads(question, task, mode)
+
+
+KINDS_OF_ROUND_13_FIFTH = [
+    # a plan asked of "you" with the asker's limits; code structured is code, not a plan
+    ("December is chaos: two jobs, exams and my sister's wedding. How would you structure the month so I sleep?",
+     "reasoning", "tot"),
+    ("how would you structure a plugin system in Python so third parties can add exporters?", "coding", "cot"),
+    ("每年双十一前都手忙脚乱，今年该怎么提前安排客服和库存", "reasoning", "tot"),
+    # columns named in parentheses; news told with "had to tell someone"; an outline asked is writing
+    ("please put these into columns (plot, date, tomatoes picked, notes):\nplot 1 jun 2 - 14, some split\nplot 3 jun 2 - 9, fine",
+     "extraction", "few_shot"),
+    ("FULLY BOOKED for the whole summer as of this morning!!! had to tell someone", "chat", "cot"),
+    # a logic grid of negated clues, asked as a quiz or by who did which, is deduced
+    ("Three chefs - Ana, Raj, Tom - each made one dish: soup, pie, salad. Ana didn't make soup or pie. Raj didn't make "
+     "soup. Who made which?", "reasoning", "cot"),
+    ("出个题考考你：三个孩子分别养了猫、狗、鱼。小张不养猫，小李养的不是猫也不是狗，小王养的是什么？", "reasoning", "cot"),
+    # a time through a given speed and length; the asker's mileage and a rate per mile; a quotation pointed at as "the policy"
+    ("传送带每秒走0.8米，全长96米，一个箱子从头到尾要几秒？", "maths", "react"),
+    ("Mileage this week: 12.5, 30.2 and 44 miles. Reimbursement is $0.67 a mile. What do they owe me?", "maths", "react"),
+    ("Here's the cancellation policy from the venue. Does it let us move the date or not?\n\n\"Bookings cancelled more than "
+     "60 days ahead are refunded in full; date changes are allowed once, subject to availability.\"", "extraction", "cot"),
+]
+
+
+@pytest.mark.parametrize(("question", "task", "mode"), KINDS_OF_ROUND_13_FIFTH)
+def test_structures_asked_columns_in_parentheses_grids_and_speeds(question: str, task: str, mode: str) -> None:
+    _reads(question, task, mode)

@@ -295,7 +295,7 @@ def _understand(text: str) -> Understanding:
             evidence.append(("schedule", f"dated statement '{entry[0].strip()}'", entry[1]))
 
     if (options and scores["coding"] >= 3.0 and any(h in low for h in _CODE_HOW) and not any(a in low for a in _ALTERNATIVES)
-            and names.isdisjoint(vetoes.ASKED_OUTRIGHT)):
+            and "decision request" not in names):  # "钢琴、游泳、编程只能留两个，怎么取舍" asks a decision
         options = 0.0  # "linux 怎么查看端口被哪个进程占用": which process, asked inside a how-to, is no choice
     if options and ((any(t in low for t in _TELL_APART) and given_text.choice_asked(low) is None)
                     or NO_CHOICE.search(low) is not None):

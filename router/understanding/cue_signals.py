@@ -138,10 +138,11 @@ OPTION_FAMILIES: tuple[tuple[str, float, str, str, str], ...] = (
     ("brainstorm/plan", 1.8,
      "brainstorm|propose|come up with|suggest|plan a|plan an|plan the|plan my|plan our|design a|design an|"
      "how should we|how can we|how could we|how should i|how should a|how should the|how should our|help me plan|"
-     "help us plan",
+     "help us plan|how would you structure|how would you plan|how would you organise|how would you organize",
      "头脑风暴|出主意|想办法|规划|策划|设计一个|怎样才能|怎么安排|如何安排|怎么排|该怎么推进",
      r"如何(?:提高|降低|提升|减少|增加|改善|解决)|"
-     r"(?:怎么|如何)(?:搭配|搞|做|弄|办|推进)[^，。？?]{0,8}(?:比较|最|更)(?:好|合理|稳妥|稳|合适)"),
+     r"(?:怎么|如何)(?:搭配|搞|做|弄|办|推进)[^，。？?]{0,8}(?:比较|最|更)(?:好|合理|稳妥|稳|合适)|"
+     r"(?:怎么|如何)(?:提前|合理|更好地?|科学地?)安排"),
     # "how should I plan the next three weeks ... I work full time": a plan under the user's own limits is laid
     # out and weighed, one of several ways to spend the time; on top of the plan family's words, a decision
     ("plan asked", 0.8, "", "帮我规划|规划一下|怎么规划|如何规划|怎么安排|如何安排|几种方案|几个方案",
@@ -149,7 +150,8 @@ OPTION_FAMILIES: tuple[tuple[str, float, str, str, str], ...] = (
      r"\b(?:how (?:should|do|would|can|could) (?:i|we)|help (?:me|us)|i need to|we need to|trying to) plan\b|"
      r"\bhow (?:should|do|would) (?:i|we) (?:split|divide|allocate|budget|spread|order) (?:my|our|the) "
      r"(?:time|hours|week|weeks|day|days|budget|calls|jobs|tasks|studying|schedule)\b|"
-     r"\bhow (?:should|do|would) (?:i|we) (?:sequence|structure|prioriti[sz]e|organi[sz]e|lay out)\b|"
+     r"\bhow (?:should|do|would) (?:i|we|you) (?:sequence|structure|prioriti[sz]e|organi[sz]e|lay out)\b|"
+     r"(?:怎么|如何)(?:提前|合理|更好地?|科学地?)安排|"
      r"\bgive me (?:a few|some|several|two|three|[2-5]) (?:different )?(?:approaches|options|ways|plans|strategies)\b"),
 )
 

@@ -205,7 +205,8 @@ PROSE_AND_TALK: tuple[tuple[str, str, float, str, str, str], ...] = (
      "driving me crazy|drives me crazy|so annoying|i keep|feeling down|a bit down|feeling low|can we talk|"
      "can we just talk|just talk|can't stop shaking|haha|lol|scared|freaking out|can't sleep|cant sleep|couldn't sleep|"
      "ugh|omg|sigh|yay|meh|lmao|lmfao|rofl|smh|worst day|best day|horrible day|terrible day|awful day|great day|crazy day|"
-     "phew|whew|so relieved|finally done|finally finished|finally over",
+     "phew|whew|so relieved|finally done|finally finished|finally over|had to tell someone|had to tell somebody|"
+     "just had to share|had to share",
      "哈哈|嘿嘿|呜呜|冷清|好冷清|孤单|空落落|想他们|想孩子|好想家|气死|气炸|好美|真美|太美了|好漂亮|好幸福|好困|好累|好烦|难过|伤心|开心|郁闷|焦虑|压力大|压力好大|压力很大|紧张|孤独|无聊|想哭|心情|失眠|陪我聊|聊会儿|聊聊天|"
      "舍不得|痛苦|崩溃|烦死|累死|困死|难受|好慌|慌|害怕|担心|激动|起不来|累瘫|累趴|松了一口气|终于搞定|终于忙完|终于弄完|"
      "终于做完|终于改完|终于写完|终于考完|高兴得|开心得|激动得|兴奋得|睡不着",

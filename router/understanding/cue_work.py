@@ -86,9 +86,13 @@ TECHNICAL: tuple[tuple[str, str, float, str, str, str], ...] = (
      "who is in the painting|who is in the middle|find the pattern|what's the pattern|what is the pattern|next number|next term|comes next|missing number|next in the sequence|"
      "which direction|which way am i|am i facing|are you facing|am i now facing|every label is wrong|"
      "all the labels are wrong|all labels are wrong|labels are all wrong|mislabeled|mislabelled|who brought which|"
-     "who owns which|who ordered which|who has which|who drives which|who wore which|who lives in which",
+     "who owns which|who ordered which|who has which|who drives which|who wore which|who lives in which|who made which|"
+     "who did which",
      "谜题|脑筋急转弯|逻辑|说谎|说真话|真话|假话|推断|悖论|谁是|哪里去了|去哪了|到底谁|找规律|下一个数|填什么数|面朝哪|朝哪个方向|"
-     "标签都是错的|标签全是错的|全都贴错|都贴错了", ""),
+     "标签都是错的|标签全是错的|全都贴错|都贴错了|考考你|出个题|出道题",
+     # a logic grid's set-up: "Ann, Ben, Carl, Dana each did one roof: metal, tile, shingle, flat"
+     r"\beach (?:did|made|has|had|chose|picked|owns|bought|ordered|took|got|wore|drives|plays|brought|cooked|baked) "
+     r"(?:one|a different|exactly one)\b"),
     ("reasoning", "constraint puzzle", 2.4,
      "exactly one|only one of|each own|each owns|each has a different|each have a different|a different pet|"
      "without looking|labelled wrongly|labeled wrongly|wrongly labelled|wrongly labeled|all labelled|mislabelled|mislabeled|"

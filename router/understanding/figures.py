@@ -170,6 +170,11 @@ def clock_arithmetic(low: str) -> str | None:
 
 _PACE = re.compile(r"\b\d+(?:\.\d+)?\s*(?:min|mins|minutes)\s*(?:per|a|/)\s*(?:mile|km|kilometer|kilometre|lap)\b")
 _DISTANCE = re.compile(r"\b\d+(?:\.\d+)?\s*(?:miles?|mi|km|kilometers?|kilometres?|laps?)\b")
+_ZH_SPEED = LazyPattern(r"每(?:秒|分钟|分|小时)[^，,。？?]{0,4}\d+(?:\.\d+)?\s*(?:米|公里|千米|厘米)|"
+                        r"\d+(?:\.\d+)?\s*(?:米|公里|千米)\s*/\s*(?:秒|分钟|小时)", ascii="")
+_ZH_LENGTH = LazyPattern(r"\d+(?:\.\d+)?\s*(?:米|公里|千米|厘米)", ascii="")
+_ZH_TIME_ASKED = ("几秒", "几分钟", "几个小时", "几小时", "多久", "多长时间", "多少秒", "多少分钟")
+_ZH_TEXTBOOK = ("小明", "小红", "小华", "小刚", "小丽", "甲", "乙", "某")
 _OWN_RATE = re.compile(r"\bat (?:that|this|the same|my|our) (?:pace|rate|speed)\b")
 _ANGLE_DMS = re.compile(r"\d{1,3}°\s?\d{1,2}['′]")
 """An angle in degrees and minutes ("N 37°15'20\" E"): a surveyor's bearing, added and subtracted exactly."""
@@ -184,6 +189,9 @@ def paced_or_angled(low: str) -> str | None:
         return f"a time through a pace '{pace.group(0)}'"
     if ("how long" in low or "how many" in low) and (rate := _OWN_RATE.search(low)) and not _OWN.isdisjoint(low.split()):
         return f"a time at the asker's own rate '{rate.group(0)}'"  # "I sewed 3 hems in 1 hour 48 minutes. at that pace ..."
+    if (any(t in low for t in _ZH_TIME_ASKED) and not any(t in low for t in _ZH_TEXTBOOK) and (speed := _ZH_SPEED.search(low))
+            and _ZH_LENGTH.search(low.replace(speed.group(0), ""))):
+        return f"a time through a given speed '{speed.group(0)}'"  # "皮带线速度每秒1.8米,线长126米,要走几秒"
     if "°" in low and len(_ANGLE_DMS.findall(low)) >= 2 and _ANGLE_ASKED.search(low) and "table" not in low:
         return "an angle from angles in degrees and minutes"
     return None

@@ -71,8 +71,8 @@ _SPEAKERS = re.compile(r"\b(?:says|said|claims|replies|answers)\s*[:：]|说[:�
 _REWORKED = re.compile(r"\b(?:rewrite|rephrase|reword|translate|shorten|polish|summari[sz]e|make (?:it|this)|turn (?:it|this)|"
                        r"write|draft|fix|edit|improve|proofread)\b", re.IGNORECASE)
 _QUESTION_THEN_QUOTE = re.compile(r"([^\n]{4,120}[?？])[ \t]*\n\s*([\"“「])")
-_POINTS_AT_QUOTE = re.compile(r"这段|这条|这句|这一条|这款|这里|\bthis (?:clause|section|paragraph|part|passage|rule|line|sentence)\b",
-                              re.IGNORECASE)
+_POINTS_AT_QUOTE = re.compile(r"这段|这条|这句|这一条|这款|这里|\b(?:this|the|that|here'?s (?:the|a|our)) (?:[\w-]+ ){0,2}(?:clause|"
+                              r"section|paragraph|part|passage|rule|line|sentence|wording|policy|terms)\b", re.IGNORECASE)
 
 
 def handed_quote(body: str) -> tuple[int, int, str] | None:
@@ -160,6 +160,8 @@ def earliest(low: str, terms: tuple[str, ...]) -> int:
 _PIPED_COLUMNS = re.compile(r"[\w#.]+(?: [\w#.]+){0,2} ?\| ?[\w#.]+(?: [\w#.]+){0,2} ?\| ?[\w#.]+(?: [\w#.]+){0,2}\)?\s*$")
 """Column names separated by pipes, ending the request line: the record's fields."""
 _COLUMNS_NAMED = re.compile(r"\b(?:columns?|table|spreadsheet|csv|fields)\b")
+_PAREN_COLUMNS = re.compile(r"\(\s*[\w#.]+(?: [\w#.]+){0,2}(?:\s*,\s*[\w#.]+(?: [\w#.]+){0,2}){2,}\s*\)\s*$")
+"""Columns named in parentheses with commas, ending the request line: "put them in columns (hive, date, queen seen):"."""
 """The request line says the names after its colon are columns ("into columns: a | b | c")."""
 _LISTED_COLUMNS = re.compile(r"\s*[\w#.]+(?: [\w#.]+){0,2}(?:\s*,\s*(?:and )?[\w#.]+(?: [\w#.]+){0,2}){2,}\s*\.?\s*$")
 """Three or more names listed with commas, ending the line: "split these signature blocks into columns: name,
@@ -182,6 +184,8 @@ def fields_asked(low: str, has_cjk: bool) -> str | None:
         return spaced.group(0)
     if (each := _EACH_WITH_ITS.search(head)) is not None and colon - each.end() <= 20:
         return each.group(0)
+    if head.count(",") >= 2 and _COLUMNS_NAMED.search(head) and (columns := _PAREN_COLUMNS.search(head)) is not None:
+        return columns.group(0)
     if head.count("|") >= 2 and (columns := _PIPED_COLUMNS.search(head)) is not None:
         return columns.group(0)  # "put into vendor | invoice # | amount: Sysco inv 44821 $1,203.50; ...": columns
     line = low[colon + 1 : (low.find("\n", colon) + 1 or len(low) + 1) - 1]

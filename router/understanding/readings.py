@@ -270,7 +270,7 @@ _ROLES = frozenset({"patron", "customer", "client", "tenant", "patient", "guest"
                     "membership", "subscription", "item", "bill", "deposit", "balance", "payment", "salary", "wage",
                     "insured", "claimant", "policyholder", "insurer", "carrier", "loss", "claim", "coverage", "premium",
                     "deductible", "building", "policy", "vehicle", "overtime", "rate", "shift", "wall", "room", "floor",
-                    "roof", "tank", "pool", "load", "we", "you", "our", "my"})
+                    "roof", "tank", "pool", "load", "we", "you", "our", "my", "reimbursement", "mileage"})
 """Roles and amounts a note's sentence opens with ("Patron has three books 11 days late", "Rent is $1,450"):
 capitalised as the first word, they are nobody's name."""
 

@@ -39,6 +39,9 @@ _CODE_DESIGN = re.compile(r"\b(?:design|architect|model) (?:a|an|the|my|our) (?:
                           r"service|backend|data model|class(?:es)?)\b")
 """'how would you design a small database to track ...': code to design, not plans to weigh (unless alternatives are named)."""
 _ALTERNATIVES = (" or ", " vs", "versus", "还是", "或者")
+_NEGATED = re.compile(r"n't\b|\bnot\b|\bneither\b|\bnor\b|不是|不选|没有?|也不")
+"""A logic grid's clues are negations ("Ann didn't do metal or tile", "李家选的不是粉也不是白")."""
+_COLUMNS = re.compile(r"\bcolumns?\b|[几两三四五六七八九十\d]列")
 _OPENS_ON_CHOICE = re.compile(r"^(?!(?:can|could|would|will|are|is|am|do|does|did|was|were|what|how|why|who|which|explain|tell|"
                              r"please)\b)[\w'.&+-]+(?: [\w'.&+-]+){0,2} (?:or|vs\.?|versus) [\w' .&+-]{1,40}\?")
 """'natural ferment or inoculate for my Pinot? ...': the question is the two alternatives themselves."""
@@ -69,6 +72,8 @@ def vetoed(second: tuple[str, str, float], *, task: str, constraints: Set[str], 
         return True
     if reading == "cot" and "exact_figure" in constraints and (readings.unit_conversion(low) or readings.zh_conversion(low)):
         return True  # "1.6 bar ... 要打到多少psi": a figure in another unit, whatever the words are about
+    if reading == "tot" and "logic puzzle" in names and len(_NEGATED.findall(low)) >= 2:
+        return True  # "each did one roof: metal, tile ... Ann didn't do metal or tile": one answer, deduced
     if reading == "tot" and (NO_CHOICE.search(low) is not None or (
             _YES_NO.match(low) is not None and _OR_JUST.search(low) is not None and given_text.choice_asked(low) is None)):
         return True  # "which X should never be mixed" asks for a rule; "does X cover A or just B" whether
@@ -89,7 +94,8 @@ def vetoed(second: tuple[str, str, float], *, task: str, constraints: Set[str], 
     if reading in _TEXT_READINGS and not material and not names.isdisjoint(CODE_WRITTEN):
         return True  # code asked for with no text handed over ("wps表格 身份证号提取出生日期的公式") has no fields
     # a given text put into a named format (a csv, a table) is a record to fill, whatever its words
-    return second[1] == "cot" and task == "extraction" and "format" in constraints and material
+    # (or columns named: "put them in columns (hive, date, queen seen):")
+    return second[1] == "cot" and task == "extraction" and material and ("format" in constraints or _COLUMNS.search(low) is not None)
 
 
 __all__ = ["CODE_WRITTEN", "NO_CHOICE", "vetoed"]
