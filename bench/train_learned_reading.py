@@ -80,7 +80,9 @@ FIRST_RUNS = {"natural_holdout18": "e16fe3a", "natural_holdout19": "28d31fb", "n
               "natural_holdout85": "ccec5c7", "natural_holdout86": "ccec5c7",
               "natural_holdout87": "ccec5c7", "natural_holdout88": "ccec5c7",
               "natural_holdout89": "ef41576", "natural_holdout90": "ef41576",
-              "natural_holdout91": "ef41576", "natural_holdout92": "ef41576"}
+              "natural_holdout91": "ef41576", "natural_holdout92": "ef41576",
+              "natural_holdout93": "0a9e97f", "natural_holdout94": "0a9e97f",
+              "natural_holdout95": "0a9e97f", "natural_holdout96": "0a9e97f"}
 """Each set and the commit its first run was made on (bench/eval_modes.py's docstring records them)."""
 
 
