@@ -35,7 +35,7 @@ from router.understanding.language import CJK, detect_language, script_language,
 from router.understanding.reweigh import CHOICE_PRESSURE, reweigh
 from router.understanding.types import TASK_TYPES, Understanding
 from router.understanding.vector import question_vector
-from router.understanding.vetoes import NO_CHOICE, vetoed
+from router.understanding.vetoes import no_choice, vetoed
 
 _MAX_CHARS = 600
 """Longer texts are read at their first and last 300 characters: the request sits at the start
@@ -298,7 +298,7 @@ def _understand(text: str) -> Understanding:
             and "decision request" not in names):  # "钢琴、游泳、编程只能留两个，怎么取舍" asks a decision
         options = 0.0  # "linux 怎么查看端口被哪个进程占用": which process, asked inside a how-to, is no choice
     if options and ((any(t in low for t in _TELL_APART) and given_text.choice_asked(low) is None)
-                    or NO_CHOICE.search(low) is not None):
+                    or no_choice(low)):
         # "coopers hawk vs sharpie id tips? always mix them up": two things told apart, none chosen; "which
         # medicines should never be taken with grapefruit": a rule asked
         options = 0.0

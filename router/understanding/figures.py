@@ -51,6 +51,10 @@ _CHANGE_ASKED = re.compile(r"\b(?:percent(?:age)?|%) (?:growth|change|increase|d
 """A relative change or share asked of given amounts ("37 of 212 were no-shows, what's the rate as a percent")."""
 
 
+_CHANGE_HINTS = ("percent", "%", "growth", "relative", "增", "涨", "降", "跌", "占")
+"""Substrings without which ``_CHANGE_ASKED`` cannot match."""
+
+
 def quantities(c: Compiled, body: str, low: str, digits: bool, present: set[str],
                signals: dict[str, str]) -> tuple[list[str], int]:
     """The question's operands (numbers that are no year, age or name) and their count with number words."""
@@ -148,6 +152,10 @@ _CLOCK_ASKED = LazyPattern(
           r"\bhow (?:long|much time) (?:between|from)\b|\bhours and minutes\?|"
           r"\bhow many (?:hours|minutes)(?: and minutes)? (?:was|is|were|did|will|does|do|in total|total)\b",
 )
+_CLOCK_MARKS = (":", "点", "am", "pm", "a.m", "p.m", "z")
+_CLOCK_NEAR = re.compile(r"\d(?::\d|点|\s?[ap]\.?m|\s?z\b)|[一二两三四五六七八九十]点")
+"""Without one of these marks, or a digit next to one, no clock time can be given: most questions skip the clock
+reading's searches (a pattern that opens on a digit fails fast where ``_CLOCK``'s word boundaries do not)."""
 _CLOCK_HINTS = ("time", "when", "hours", "minutes", "charge", "bill", "cost", "fee", "pay", "total", "几点", "多长", "小时", "分钟")
 _ENOUGH = ("才够", "够不够", "才算够", "合适吗", "正常吗", "enough", "should i", "should we", "how much sleep", "is that normal")
 """A norm asked of the times told ("小学生每天睡多久才够？10点睡6点半起"): advice, not a count on a clock."""
@@ -157,14 +165,18 @@ def clock_arithmetic(low: str) -> str | None:
     """A clock time given, with a second one or a duration, and a time or a duration asked of them ("mash-in at
     7:40am, 60 min rest ... what time does the boil finish", "block off 0612z, block on 1347z. how long in hours
     and minutes", "8点出门 路上40分钟 几点能到"): a count on a clock, exact."""
-    if not any(k in low for k in _CLOCK_HINTS) or any(e in low for e in _ENOUGH):
+    if not any(k in low for k in _CLOCK_HINTS) or not any(m in low for m in _CLOCK_MARKS) or any(e in low for e in _ENOUGH):
+        return None
+    if _CLOCK_NEAR.search(low) is None:
+        return None
+    clocks = _CLOCK.findall(low)  # fewer texts give a clock time than use the words of a time asked
+    if not clocks:
         return None
     charged = (asked := _CLOCK_ASKED.search(low)) is None
-    if charged and (asked := _CHARGE_ASKED.search(low)) is None:
-        return None
-    clocks = _CLOCK.findall(low)
-    if not clocks or (len(clocks) < 2 and (charged or _DURATION.search(low) is None)):
+    if charged and (len(clocks) < 2 or (asked := _CHARGE_ASKED.search(low)) is None):
         return None  # a charge is asked of the time between two clock times
+    if len(clocks) < 2 and _DURATION.search(low) is None:
+        return None
     return f"{clocks[0].strip()} ... {asked.group(0).strip()}"
 
 
@@ -202,11 +214,14 @@ _SIZE_ASKED = re.compile(r"\bhow many (?:cubic|square|sq\.?|cu\.?) (?:metres|met
                          r"\bwhat(?:'s| is) the (?:volume|area|surface area)\b")
 
 
+_SIZE_HINTS = ("square", "sq", "cu", "volume", "area")
+
+
 def measured(low: str, given: int) -> str | None:
     """An area or a volume asked of dimensions given, one of them unround ("wall is 12.4m long, 2.1m high and 0.45m
     thick. how many cubic metres of rubble stone is that"): a job's quantities, a calculator's; a textbook's box is
     round ("3 cm by 4 cm by 5 cm") and worked in steps."""
-    if given < 2 or (asked := _SIZE_ASKED.search(low)) is None:
+    if given < 2 or not any(h in low for h in _SIZE_HINTS) or (asked := _SIZE_ASKED.search(low)) is None:
         return None
     dimensions = _DIMENSION.findall(low)
     if len(dimensions) < 2 or not any("." in d for d in dimensions):
@@ -244,7 +259,8 @@ def exact_figure(c: Compiled, body: str, low: str, window: str, digits: bool, pr
         # "quiz scores: 78 85 92 61 ... mean and median pls"; "we ran 14 calls on A shift, 9 on B and 17 on C. average
         # per shift?" (the asker's own amounts; "a car travels 150 km in 2 hours ..." is a textbook's, worked in steps)
         exact = f"a statistic of given numbers '{stat.group(0)}'"
-    elif not explaining and given >= 2 and (change := _CHANGE_ASKED.search(window)):
+    elif (not explaining and given >= 2 and any(h in window for h in _CHANGE_HINTS)
+          and (change := _CHANGE_ASKED.search(window))):
         exact = f"a change between given amounts '{change.group(0)}'"  # "1,340 patients in January, 1,512 by December. percent growth?"
     elif "exact finance" in signals and len(numbers) >= 2 and not explaining:
         exact = f"finance formula with {len(numbers)} inputs"

@@ -201,9 +201,13 @@ _NORM_ASKED = LazyPattern(
 amounts told are the asker's case, judged against the norm, not operands of a count."""
 
 
+_NORM_HINTS = ("enough", "normal", "healthy", "too much", "才", "在多少", "多少比较", "多少最")
+"""Substrings without which ``_NORM_ASKED`` cannot match."""
+
+
 def norm_asked(low: str) -> bool:
     """Whether the question asks what amount is enough or normal (advice on a norm, nothing to compute)."""
-    return _NORM_ASKED.search(low) is not None
+    return any(h in low for h in _NORM_HINTS) and _NORM_ASKED.search(low) is not None
 
 
 def no_count_asked(asked: str, low: str) -> bool:

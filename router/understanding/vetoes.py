@@ -21,6 +21,15 @@ ASKED_OUTRIGHT = frozenset({"plan asked", "decision request"})
 _OWN_MOVE = re.compile(r"(?:该不该|要不要|应不应该|是否应该|should i|should we)\b")
 """A question that opens on the asker's own move ("要不要裸辞？"): a decision, whatever its "now"."""
 _LIVE = frozenset(name for task, name, *_ in FAMILIES if task == "live_data")
+_NO_CHOICE_HINTS = ("which", "哪些", "how d", "else", "还是别的")
+"""Substrings without which ``NO_CHOICE`` cannot match: most questions skip its search."""
+
+
+def no_choice(low: str) -> bool:
+    """Whether alternatives are named where no choice is asked (``NO_CHOICE``)."""
+    return any(h in low for h in _NO_CHOICE_HINTS) and NO_CHOICE.search(low) is not None
+
+
 _TEXT_READINGS = frozenset({"extraction", "select"})
 """The learned readings that work on a given text: fields to fill, items kept by a condition."""
 NO_CHOICE = re.compile(r"\bwhich\b[^?]{0,40}?\b(?:should|must|can|may)(?:n't| never| not)\b|哪些[^？?]{0,12}(?:不能|不可以|千万别|禁止)|"
@@ -74,7 +83,7 @@ def vetoed(second: tuple[str, str, float], *, task: str, constraints: Set[str], 
         return True  # "1.6 bar ... 要打到多少psi": a figure in another unit, whatever the words are about
     if reading == "tot" and "logic puzzle" in names and len(_NEGATED.findall(low)) >= 2:
         return True  # "each did one roof: metal, tile ... Ann didn't do metal or tile": one answer, deduced
-    if reading == "tot" and (NO_CHOICE.search(low) is not None or (
+    if reading == "tot" and (no_choice(low) or (
             _YES_NO.match(low) is not None and _OR_JUST.search(low) is not None and given_text.choice_asked(low) is None)):
         return True  # "which X should never be mixed" asks for a rule; "does X cover A or just B" whether
     if reading == "live" and (own_calendar or readings.past_era(low) or (
@@ -98,4 +107,4 @@ def vetoed(second: tuple[str, str, float], *, task: str, constraints: Set[str], 
     return second[1] == "cot" and task == "extraction" and material and ("format" in constraints or _COLUMNS.search(low) is not None)
 
 
-__all__ = ["CODE_WRITTEN", "NO_CHOICE", "vetoed"]
+__all__ = ["CODE_WRITTEN", "NO_CHOICE", "no_choice", "vetoed"]
