@@ -10,6 +10,7 @@ long before it ran out of bytes.
 from __future__ import annotations
 
 import json
+import re
 import socket
 import threading
 import time
@@ -80,7 +81,9 @@ def test_a_trickling_server_is_cut_off_at_the_deadline(trickler: Trickler) -> No
     result = fetch_weather(
         "北京", geocoding_url=f"{trickler.url}/v1/search", weather_url=f"{trickler.url}/v1/forecast", timeout_s=0.5
     )
-    assert result == {"error": "weather service unreachable (no complete answer within 0.5 s)", "city": "北京"}
+    # the error names the time this request had: the 0.5 s budget, less the few ms spent before it started
+    assert result["city"] == "北京" and set(result) == {"error", "city"}
+    assert re.fullmatch(r"weather service unreachable \(no complete answer within 0\.(?:5|49\d?) s\)", result["error"])
     for _ in range(100):  # the server notices the dropped connection at its next write
         if trickler.sent:
             break
