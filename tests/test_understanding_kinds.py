@@ -640,3 +640,29 @@ KINDS_OF_ROUND_13_FIFTH = [
 @pytest.mark.parametrize(("question", "task", "mode"), KINDS_OF_ROUND_13_FIFTH)
 def test_structures_asked_columns_in_parentheses_grids_and_speeds(question: str, task: str, mode: str) -> None:
     _reads(question, task, mode)
+
+
+KINDS_OF_ROUND_13_SIXTH = [
+    # a timecode shifted, race times split, a rate needed, a dose through a weight, a rate told, a note's total asked
+    ("move every caption by -1.5 s. the first one starts at 00:01:12,400, where does it land", "maths", "react"),
+    ("he swam the 100 back in 1:02.41 and turned at the 50 in 0:30.12. what was his second 50 split", "maths", "react"),
+    ("Team needs 3,000 meters in a 60 minute session. Meters per minute needed if 15 minutes go to drills?", "maths", "react"),
+    ("Vet says 5 mg per kg once daily. Our dog weighs 22.4 kg. how many mg per dose?", "maths", "react"),
+    ("A guest paid $120 and says 1 euro = 1.08 dollars today. how many euros is that", "maths", "react"),
+    ("Storage is $12 a day for the first bike and $8 for the second. Two bikes in on the 3rd and out on the 10th. Total please?",
+     "maths", "react"),
+    ("Doors open at 9:00am, 60 acts of 4 min 30 sec each, with a 20 min break after act 30. When does the last act end?",
+     "maths", "react"),
+    # a decision told with its A-or-not-A; a plan asked "how do I plan"; a lateral-thinking riddle; harm asked
+    ("有人想把他的旧钢琴半价转给我，放客厅又太挤，收还是不收？", "reasoning", "tot"),
+    ("how do I plan lunches for a 3 day tournament when the venue has no fridge and my son only eats pasta", "reasoning", "tot"),
+    ("lateral thinking one: a woman pushes her car to a hotel and tells the owner she's bankrupt. why?", "reasoning", "cot"),
+    ("is bleach bad for grout if you use it every week", "knowledge", "cot"),
+    # items found in a list named as a list
+    ("订货清单里找出单价超过20元而且库存少于10件的：\n牙刷 8元 50件\n电饭煲 199元 3件\n保温杯 45元 6件", "extraction", "cot"),
+]
+
+
+@pytest.mark.parametrize(("question", "task", "mode"), KINDS_OF_ROUND_13_SIXTH)
+def test_timecodes_doses_rates_told_totals_and_a_or_not_a(question: str, task: str, mode: str) -> None:
+    _reads(question, task, mode)

@@ -105,7 +105,8 @@ OPTION_FAMILIES: tuple[tuple[str, float, str, str, str], ...] = (
      r"(?:该|应该|要不要|是)(?:用|选|买|去|学|报|租|住|换)?[^，。？?]{1,12}还是[^，。？?]{1,12}[？?]?$|"
      # a labelled list of offers or quotes ("job offers: Acme 95k remote, Beta 110k hybrid, ..."), "which for a ..."
      r"\b(?:offers|quotes|bids|candidates|contenders|finalists|shortlist)\s*:\s*[^,;\n]{2,50}[,;\n]\s*[^,;\n]{2,50}[,;\n]|"
-     r"\bwhich (?:one )?for (?:a|an|my|the|our)\b|(?:有没有|有)必要(?:买|换|升级|花|报|请|装|上)[^，。？?]{0,6}(?:贵|好|新|高)|"
+     r"\bwhich (?:one )?for (?:a|an|my|the|our)\b|(?P<verb>[\u4e00-\u9fff])还是不(?P=verb)|"
+     r"(?:我|咱们?)(?:该|应该)(?!吃|看医生|去医院)[\u4e00-\u9fff]{1,4}吗[？?]?\s*$|(?:有没有|有)必要(?:买|换|升级|花|报|请|装|上)[^，。？?]{0,6}(?:贵|好|新|高)|"
      r"\bis it (?:smarter|better|wiser|cheaper|safer|best|worth it) to [^?]{1,80}? or\b|"
      r"\bwho (?:do|should|would|shall) (?:i|we|you) (?:go with|pick|choose|hire|use)\b|"
      # "三个幼儿园 一个离家近 一个双语 一个便宜 纠结死了": alternatives told one by one, and being torn between them
@@ -138,7 +139,8 @@ OPTION_FAMILIES: tuple[tuple[str, float, str, str, str], ...] = (
     ("brainstorm/plan", 1.8,
      "brainstorm|propose|come up with|suggest|plan a|plan an|plan the|plan my|plan our|design a|design an|"
      "how should we|how can we|how could we|how should i|how should a|how should the|how should our|help me plan|"
-     "help us plan|how would you structure|how would you plan|how would you organise|how would you organize",
+     "help us plan|how would you structure|how would you plan|how would you organise|how would you organize|how do i plan|"
+     "how do we plan|how can i plan",
      "头脑风暴|出主意|想办法|规划|策划|设计一个|怎样才能|怎么安排|如何安排|怎么排|该怎么推进",
      r"如何(?:提高|降低|提升|减少|增加|改善|解决)|"
      r"(?:怎么|如何)(?:搭配|搞|做|弄|办|推进)[^，。？?]{0,8}(?:比较|最|更)(?:好|合理|稳妥|稳|合适)|"
@@ -210,7 +212,7 @@ HINTS: dict[str, tuple[str, ...]] = {
                    "prioritize", "organise", "organize", "lay", "approaches", "strategies", "ways", "options", "plans",
                    "怎么", "如何", "方案", "搭配"),
     "choice": ("which", "or", "vs", "versus", "哪", "选", "还是", "该不该", "要不要", "应不应该", "是否应该", "是不是应该",
-               "必要", "go with", "offers", "quotes", "bids", "candidates", "contenders", "finalists", "shortlist", "纠结", "拿不定", "定不下"),
+               "必要", "我该", "应该", "还是不", "go with", "offers", "quotes", "bids", "candidates", "contenders", "finalists", "shortlist", "纠结", "拿不定", "定不下"),
     "comparison": ("比较",),
     "alternative": ("还是",),
     "superlative way": ("best", "smartest", "cheapest", "fastest", "easiest", "safest", "wisest", "most", "最"),

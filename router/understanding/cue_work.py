@@ -85,7 +85,7 @@ TECHNICAL: tuple[tuple[str, str, float, str, str, str], ...] = (
      "who is right|who is in the picture|who is in the photo|who is in the photograph|who is in the portrait|"
      "who is in the painting|who is in the middle|find the pattern|what's the pattern|what is the pattern|next number|next term|comes next|missing number|next in the sequence|"
      "which direction|which way am i|am i facing|are you facing|am i now facing|every label is wrong|"
-     "all the labels are wrong|all labels are wrong|labels are all wrong|mislabeled|mislabelled|who brought which|"
+     "all the labels are wrong|all labels are wrong|labels are all wrong|mislabeled|mislabelled|lateral thinking|who brought which|"
      "who owns which|who ordered which|who has which|who drives which|who wore which|who lives in which|who made which|"
      "who did which",
      "谜题|脑筋急转弯|逻辑|说谎|说真话|真话|假话|推断|悖论|谁是|哪里去了|去哪了|到底谁|找规律|下一个数|填什么数|面朝哪|朝哪个方向|"

@@ -126,37 +126,41 @@ def date_arithmetic(low: str) -> str | None:
 
 
 _CLOCK = LazyPattern(
+    r"\b\d{1,2}:[0-5]\d:[0-5]\d(?:[,.]\d{1,3})?\b|"  # a timecode, "00:12:04,300"
     r"\b(?:[01]?\d|2[0-3]):[0-5]\d\s*(?:am|pm|a\.m\.|p\.m\.)?(?![\d:])|\b(?:[01]?\d|2[0-3])[0-5]\d ?z\b|"
     r"\b(?:1[0-2]|[1-9]) ?(?:am|pm|a\.m\.|p\.m\.)(?![a-z])|"
     r"(?<!\d)(?:[01]?\d|2[0-3])点(?:半|[0-5]?\d分?)?|(?:早上|上午|中午|下午|晚上|凌晨|傍晚)[一二两三四五六七八九十]{1,3}点半?",
-    ascii=r"\b(?:[01]?\d|2[0-3]):[0-5]\d\s*(?:am|pm|a\.m\.|p\.m\.)?(?![\d:])|\b(?:[01]?\d|2[0-3])[0-5]\d ?z\b|"
+    ascii=r"\b\d{1,2}:[0-5]\d:[0-5]\d(?:[,.]\d{1,3})?\b|"
+          r"\b(?:[01]?\d|2[0-3]):[0-5]\d\s*(?:am|pm|a\.m\.|p\.m\.)?(?![\d:])|\b(?:[01]?\d|2[0-3])[0-5]\d ?z\b|"
           r"\b(?:1[0-2]|[1-9]) ?(?:am|pm|a\.m\.|p\.m\.)(?![a-z])",
 )
 """A clock time given ("7:40am", "0612z", "10 pm", "8点半", "晚上七点"; not "快一点")."""
 _DURATION = LazyPattern(
-    r"\b\d+(?:\.\d+)?\s*(?:min|mins|minutes?|hrs?|hours?|h)\b|\d+(?:\.\d+)?\s*(?:分钟|小时|个小时)|"
+    r"\b\d+(?:\.\d+)?\s*(?:min|mins|minutes?|hrs?|hours?|h|s|secs?|seconds?)\b|\d+(?:\.\d+)?\s*(?:分钟|小时|个小时|秒)|"
     r"[一二两三四五六七八九十半]+(?:个)?(?:小时|分钟)",
-    ascii=r"\b\d+(?:\.\d+)?\s*(?:min|mins|minutes?|hrs?|hours?|h)\b",
+    ascii=r"\b\d+(?:\.\d+)?\s*(?:min|mins|minutes?|hrs?|hours?|h|s|secs?|seconds?)\b",
 )
 _CLOCK_ASKED = LazyPattern(
     r"\bwhat time (?:does|do|will|would|did|is|are|am|should|must|can)\b|\bat what time\b|"
     r"\bwhen (?:does|do|will|would) (?:it|we|i|they|he|she|the [\w-]+(?: [\w-]+)?) (?:finish|end|be done|wrap up|get (?:in|there|back)|arrive|land|start)\b|"
     r"\bhow long (?:was|is|were|did|will|does)\b[^?]{0,40}\b(?:in )?hours? and minutes\b|\bin hours and minutes\b|"
-    r"\bhow (?:long|much time) (?:between|from)\b|\bhours and minutes\?|"
+    r"\bhow (?:long|much time) (?:between|from)\b|\bhours and minutes\?|\bwhere does it land\b|\bper[- ]second\b|"
+    r"\bwhat was (?:her|his|my|the) (?:[\w-]+ ){0,2}split\b|"
     r"\bhow many (?:hours|minutes)(?: and minutes)? (?:was|is|were|did|will|does|do|in total|total)\b|"
     r"几点(?:能|可以|会|才|就|该)?(?:结束|完|做完|弄完|到|到达|出发|开始|下班|起飞|落地|收工|结束呢)?[？?吗呢]?|"
     r"(?:一共|总共|前后|中间)?(?:多长时间|几个小时|几小时|多少分钟|多少小时)",
     ascii=r"\bwhat time (?:does|do|will|would|did|is|are|am|should|must|can)\b|\bat what time\b|"
           r"\bwhen (?:does|do|will|would) (?:it|we|i|they|he|she|the [\w-]+(?: [\w-]+)?) (?:finish|end|be done|wrap up|get (?:in|there|back)|arrive|land|start)\b|"
           r"\bhow long (?:was|is|were|did|will|does)\b[^?]{0,40}\b(?:in )?hours? and minutes\b|\bin hours and minutes\b|"
-          r"\bhow (?:long|much time) (?:between|from)\b|\bhours and minutes\?|"
+          r"\bhow (?:long|much time) (?:between|from)\b|\bhours and minutes\?|\bwhere does it land\b|\bper[- ]second\b|"
+          r"\bwhat was (?:her|his|my|the) (?:[\w-]+ ){0,2}split\b|"
           r"\bhow many (?:hours|minutes)(?: and minutes)? (?:was|is|were|did|will|does|do|in total|total)\b",
 )
 _CLOCK_MARKS = (":", "点", "am", "pm", "a.m", "p.m", "z")
 _CLOCK_NEAR = re.compile(r"\d(?::\d|点|\s?[ap]\.?m|\s?z\b)|[一二两三四五六七八九十]点")
 """Without one of these marks, or a digit next to one, no clock time can be given: most questions skip the clock
 reading's searches (a pattern that opens on a digit fails fast where ``_CLOCK``'s word boundaries do not)."""
-_CLOCK_HINTS = ("time", "when", "hours", "minutes", "charge", "bill", "cost", "fee", "pay", "total", "几点", "多长", "小时", "分钟")
+_CLOCK_HINTS = ("time", "when", "hours", "minutes", "land", "second", "split", "charge", "bill", "cost", "fee", "pay", "total", "几点", "多长", "小时", "分钟")
 _ENOUGH = ("才够", "够不够", "才算够", "合适吗", "正常吗", "enough", "should i", "should we", "how much sleep", "is that normal")
 """A norm asked of the times told ("小学生每天睡多久才够？10点睡6点半起"): advice, not a count on a clock."""
 
@@ -188,6 +192,11 @@ _ZH_LENGTH = LazyPattern(r"\d+(?:\.\d+)?\s*(?:米|公里|千米|厘米)", ascii=
 _ZH_TIME_ASKED = ("几秒", "几分钟", "几个小时", "几小时", "多久", "多长时间", "多少秒", "多少分钟")
 _ZH_TEXTBOOK = ("小明", "小红", "小华", "小刚", "小丽", "甲", "乙", "某")
 _OWN_RATE = re.compile(r"\bat (?:that|this|the same|my|our) (?:pace|rate|speed)\b")
+_DOSE_PER_KG = re.compile(r"\b\d+(?:\.\d+)?\s?(?:mg|mcg|ml|g)\s?(?:/|per|a)\s?kg\b")
+_BODY_WEIGHT = re.compile(r"\b\d+(?:\.\d+)?\s?(?:kg|kilos?|lbs?|pounds)\b")
+_TOLD_RATE = re.compile(r"\b1 (?:euro|dollar|pound|yen|usd|eur|gbp|cad|aud)s? ?= ?\d+(?:\.\d+)? ?(?:euros?|dollars?|pounds?|yen|usd|eur|gbp|cad|aud)\b")
+_RATE_NEEDED = re.compile(r"\b[\w-]+ (?:per|a|an) (?:minute|hour|day|week|mile|km|lap|head|person) (?:needed|required|do (?:i|we) need)\b")
+_RATE_UNITS = (" minute", " hour", " day", " week", " mile", " km", " lap", " head", " person")
 _ANGLE_DMS = re.compile(r"\d{1,3}°\s?\d{1,2}['′]")
 """An angle in degrees and minutes ("N 37°15'20\" E"): a surveyor's bearing, added and subtracted exactly."""
 _ANGLE_ASKED = re.compile(r"\bwhat(?:'s| is)\b|\?")
@@ -204,6 +213,13 @@ def paced_or_angled(low: str) -> str | None:
     if (any(t in low for t in _ZH_TIME_ASKED) and not any(t in low for t in _ZH_TEXTBOOK) and (speed := _ZH_SPEED.search(low))
             and _ZH_LENGTH.search(low.replace(speed.group(0), ""))):
         return f"a time through a given speed '{speed.group(0)}'"  # "皮带线速度每秒1.8米,线长126米,要走几秒"
+    if "kg" in low and (dose := _DOSE_PER_KG.search(low)) and _BODY_WEIGHT.search(low.replace(dose.group(0), "")):
+        return f"a dose through a given weight '{dose.group(0)}'"  # "2.2 mg per kg twice daily ... weighs 31.5 kg"
+    if "=" in low and "how many" in low and (told := _TOLD_RATE.search(low)):
+        return f"a conversion at a rate told '{told.group(0)}'"  # "the rate is 1 euro = 1.08 dollars. how many euros"
+    if (" need" in low or "required" in low) and any(u in low for u in _RATE_UNITS):
+        if (needed := _RATE_NEEDED.search(low)) is not None:
+            return f"a rate needed of given amounts '{needed.group(0)}'"  # "yards per minute needed if 12 minutes ..."
     if "°" in low and len(_ANGLE_DMS.findall(low)) >= 2 and _ANGLE_ASKED.search(low) and "table" not in low:
         return "an angle from angles in degrees and minutes"
     return None

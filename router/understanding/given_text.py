@@ -254,7 +254,8 @@ _INTRODUCED = re.compile(r"(?:下面|以下|这|附上)[^，,。：:？?\n]{0,14
 def names_material(low: str, word: str) -> bool:
     """Whether a format word (a list, a table) names the text handed over rather than the output asked for."""
     at = low.find(word)
-    return at > 0 and _INTRODUCED.search(low, 0, at) is not None
+    # "库存清单里找出...": the list the items are found in
+    return at >= 0 and (low[at + len(word):at + len(word) + 1] in ("里", "中") or (at > 0 and _INTRODUCED.search(low, 0, at) is not None))
 
 
 def choice_asked(low: str) -> str | None:

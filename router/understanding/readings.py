@@ -164,6 +164,9 @@ _PAYOUT_EN = LazyPattern(
     r"warranty|company|employer|fund) (?:actually |really )?(?:pay|owe|cover|reimburse)\b"
 )
 """A payout by an insurer or a plan on given figures ("80% coinsurance ... loss is $60k ... what does the carrier pay")."""
+_PRICED_LINE = re.compile(r"[A-Z][a-z]+ (?:is|was) (?=[$€£¥]?\d)")
+_TOTAL_PLEASE = re.compile(r"(?:^|[.!?]\s+)total(?: please| pls| cost| due| owed)?\s*\?\s*$")
+"""A note of prices ending on its total asked ("Boarding is $38 a night ... Total please?")."""
 _PAYOUT_HINTS = (" pay", " owe", " cover", " reimburse")
 _FIRST_PERSON = re.compile(r"\b(?:i|i'm|my|we|our)\b")
 _ASKER_ZH = ("我", "咱", "今天", "这单", "这趟", "这个月", "本月", "这周", "上个月", "上周", "这次")
@@ -274,7 +277,7 @@ _ROLES = frozenset({"patron", "customer", "client", "tenant", "patient", "guest"
                     "membership", "subscription", "item", "bill", "deposit", "balance", "payment", "salary", "wage",
                     "insured", "claimant", "policyholder", "insurer", "carrier", "loss", "claim", "coverage", "premium",
                     "deductible", "building", "policy", "vehicle", "overtime", "rate", "shift", "wall", "room", "floor",
-                    "roof", "tank", "pool", "load", "we", "you", "our", "my", "reimbursement", "mileage"})
+                    "roof", "tank", "pool", "load", "we", "you", "our", "my", "reimbursement", "mileage", "boarding"})
 """Roles and amounts a note's sentence opens with ("Patron has three books 11 days late", "Rent is $1,450"):
 capitalised as the first word, they are nobody's name."""
 
@@ -316,6 +319,9 @@ def practical_sum(low: str, has_cjk: bool, text: str) -> str | None:
         if found and ((found.group(0).endswith(" pay") and not _FIRST_PERSON.search(low))
                       or (found.group(0).endswith(" owe") and story_problem(text, low))):
             return None  # "Peter works 38 hours ... his gross pay": a textbook's worker, worked in steps
+        if found is None and low.rstrip().endswith("?") and (total := _TOTAL_PLEASE.search(low)) is not None:
+            # "Boarding is $38 a night ... Total please?": a priced line opens the note, nobody's story
+            return None if story_problem(_PRICED_LINE.sub("", text), low) else total.group(0).strip()
         if found is None and any(h in low for h in _PAYOUT_HINTS) and (payout := _PAYOUT_EN.search(low)) is not None:
             return None if story_problem(text, low) else payout.group(0)
         if (found is None and _ASKING_FOR_ME_EN.search(low) and not worked_in_steps(text, low)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Set
 
-from router.understanding import given_text, learned_reading, readings, riddles
+from router.understanding import figures, given_text, learned_reading, readings, riddles
 from router.understanding.cues import FAMILIES
 
 CODE_WRITTEN = frozenset({"code marks", "spreadsheet formula"})
@@ -18,6 +18,9 @@ CODE_WRITTEN = frozenset({"code marks", "spreadsheet formula"})
 ASKED_OUTRIGHT = frozenset({"plan asked", "decision request"})
 """Option families that ask for the plan or the decision in so many words ("help me plan", "help me decide",
 "怎么取舍"): named, so that a reading by words cannot take the choice for an explanation."""
+_HARM_ASKED = re.compile(r"\bis (?:it |[\w-]+ ){0,3}(?:bad|safe|harmful|dangerous|unhealthy) (?:for|to)\b")
+"""'is chlorine bad for kids' lungs if they swim 6 days a week': a question of what things do, no value to fetch."""
+_NOW = re.compile(r"\b(?:today|tonight|tomorrow|now|right now|this (?:week|weekend|morning|afternoon|evening))\b")
 _OWN_MOVE = re.compile(r"(?:该不该|要不要|应不应该|是否应该|should i|should we)\b")
 """A question that opens on the asker's own move ("要不要裸辞？"): a decision, whatever its "now"."""
 _LIVE = frozenset(name for task, name, *_ in FAMILIES if task == "live_data")
@@ -79,8 +82,9 @@ def vetoed(second: tuple[str, str, float], *, task: str, constraints: Set[str], 
         return True  # the prices and times of items given to pick from are the items'
     if reading == "tot" and "code" in constraints and _CODE_DESIGN.search(low) and not any(a in low for a in _ALTERNATIVES):
         return True
-    if reading == "cot" and "exact_figure" in constraints and (readings.unit_conversion(low) or readings.zh_conversion(low)):
-        return True  # "1.6 bar ... 要打到多少psi": a figure in another unit, whatever the words are about
+    if reading == "cot" and "exact_figure" in constraints and (readings.unit_conversion(low) or readings.zh_conversion(low)
+                                                               or figures.clock_arithmetic(low)):
+        return True  # "1.6 bar ... 要打到多少psi", "starts 8:00am, 142 heats of 2 min 40 sec ... when does the last finish"
     if reading == "tot" and "logic puzzle" in names and len(_NEGATED.findall(low)) >= 2:
         return True  # "each did one roof: metal, tile ... Ann didn't do metal or tile": one answer, deduced
     if reading == "tot" and (no_choice(low) or (
@@ -89,7 +93,7 @@ def vetoed(second: tuple[str, str, float], *, task: str, constraints: Set[str], 
     if reading == "live" and (own_calendar or readings.past_era(low) or (
             not question_form and "feelings" in names and scores["live_data"] == 0 and _A_NOT_A.search(low) is None)):
         return True  # a riddle gives its own calendar; a past era's shops are history; feelings told look nothing up
-    if reading == "live" and readings.norm_asked(low):
+    if reading == "live" and (readings.norm_asked(low) or (_HARM_ASKED.search(low) and not _NOW.search(low))):
         return True  # "房间湿度控制在多少比较合适": a norm asked, no current value
     if reading == "live" and "options" in constraints and names.isdisjoint(_LIVE) and _OWN_MOVE.match(low):
         return True  # "要不要裸辞？存款够撑一年，现在每天上班都想吐": a decision asked, with nothing of the world to look up
