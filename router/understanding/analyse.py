@@ -74,7 +74,6 @@ _FALLBACK_WEIGHT = 1.6
 _LIVE = frozenset(name for task, name, *_ in FAMILIES if task == "live_data")
 """The names of the live-data families."""
 _CODE_HOW = ("how do i", "how can i", "how to ", "how would you", "design a ", "design an ", "怎么", "如何")
-_ALTERNATIVES = (" or ", " vs", "versus", "还是", "或者")
 _RIDDLE_CHARS = 160
 """A rate riddle is one short sentence; a long word problem repeats its numbers for other reasons."""
 _INTERJECTIONS = frozenset(f"feelings '{w}'" for w in ("lol", "haha", "lmao", "omg", "ugh", "哈哈", "rofl", "smh"))
@@ -294,7 +293,7 @@ def _understand(text: str) -> Understanding:
             scores["schedule"] += entry[1]
             evidence.append(("schedule", f"dated statement '{entry[0].strip()}'", entry[1]))
 
-    if (options and scores["coding"] >= 3.0 and any(h in low for h in _CODE_HOW) and not any(a in low for a in _ALTERNATIVES)
+    if (options and scores["coding"] >= 3.0 and any(h in low for h in _CODE_HOW) and not any(a in low for a in vetoes.ALTERNATIVES)
             and "decision request" not in names):  # "钢琴、游泳、编程只能留两个，怎么取舍" asks a decision
         options = 0.0  # "linux 怎么查看端口被哪个进程占用": which process, asked inside a how-to, is no choice
     if options and ((any(t in low for t in _TELL_APART) and given_text.choice_asked(low) is None)

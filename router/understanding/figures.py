@@ -3,9 +3,9 @@
 Years, ages and numbers inside names ("Apollo 11") are not operands; number words are ("half of Leo's
 age and five years younger"). An exact figure is a ready-made expression, a percentage of an amount, a
 unit conversion, a finance formula with its inputs, a ratio of given amounts, a date counted from a given
-date or a time from a given clock time, a relative change, a figure to a precision asked: something a calculator should produce. A reason
-asked for ("why does 1/3 + 1/3 + 1/3 equal 1?") or a reading judged against a
-norm ("is 140/90 high?") computes nothing.
+date or a time from a given clock time, a relative change, a figure to a precision asked, a pace, a dose, a
+size: something a calculator should produce. A reason asked for ("why does 1/3 + 1/3 + 1/3 equal 1?") or a
+reading judged against a norm ("is 140/90 high?") computes nothing.
 """
 
 from __future__ import annotations
@@ -101,9 +101,9 @@ _ROUNDING_ASKED = LazyPattern(
 
 _ROUNDING_HINTS = ("decimal", "round", "nearest", "保留", "精确")
 _DATE_ASKED_HINTS = ("date", "days", "天", "几号", "几日", "什么时候")
+"""Substrings without which the patterns above cannot match: most questions skip their search."""
 _CHARGE_ASKED = re.compile(r"\b(?:what'?s|what is|how much is|how much) (?:the|my|our) (?:[\w-]+ )?(?:charge|bill|cost|fee|pay|total)\b")
 """A charge asked of the time between two clock times ("got it open at 2:15 pm. I bill $120/hr ... the labor charge")."""
-"""Substrings without which the patterns above cannot match: most questions skip their search."""
 
 
 def rounding_asked(low: str) -> str | None:

@@ -50,7 +50,8 @@ _EXPLAINED = ("思路", "讲讲", "讲解", "解释", "explain", "walk me throug
 _CODE_DESIGN = re.compile(r"\b(?:design|architect|model) (?:a|an|the|my|our) (?:[\w-]+ ){0,3}(?:database|schema|tables?|api|"
                           r"service|backend|data model|class(?:es)?)\b")
 """'how would you design a small database to track ...': code to design, not plans to weigh (unless alternatives are named)."""
-_ALTERNATIVES = (" or ", " vs", "versus", "还是", "或者")
+ALTERNATIVES = (" or ", " vs", "versus", "还是", "或者")
+"""Words that name alternatives to choose between (code asked "how to" with none of them asks no choice)."""
 _NEGATED = re.compile(r"n't\b|\bnot\b|\bneither\b|\bnor\b|不是|不选|没有?|也不")
 """A logic grid's clues are negations ("Ann didn't do metal or tile", "李家选的不是粉也不是白")."""
 _COLUMNS = re.compile(r"\bcolumns?\b|[几两三四五六七八九十\d]列")
@@ -80,7 +81,7 @@ def vetoed(second: tuple[str, str, float], *, task: str, constraints: Set[str], 
             return True
     if reading in learned_reading.TOOLS and "selection" in constraints and material:
         return True  # the prices and times of items given to pick from are the items'
-    if reading == "tot" and "code" in constraints and _CODE_DESIGN.search(low) and not any(a in low for a in _ALTERNATIVES):
+    if reading == "tot" and "code" in constraints and _CODE_DESIGN.search(low) and not any(a in low for a in ALTERNATIVES):
         return True
     if reading == "cot" and "exact_figure" in constraints and (readings.unit_conversion(low) or readings.zh_conversion(low)
                                                                or figures.clock_arithmetic(low)):
@@ -111,4 +112,4 @@ def vetoed(second: tuple[str, str, float], *, task: str, constraints: Set[str], 
     return second[1] == "cot" and task == "extraction" and material and ("format" in constraints or _COLUMNS.search(low) is not None)
 
 
-__all__ = ["CODE_WRITTEN", "NO_CHOICE", "no_choice", "vetoed"]
+__all__ = ["ALTERNATIVES", "ASKED_OUTRIGHT", "CODE_WRITTEN", "NO_CHOICE", "no_choice", "vetoed"]
