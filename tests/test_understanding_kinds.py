@@ -416,8 +416,7 @@ def test_trailing_conditions_dilemmas_sums_decades_and_trips(question: str, task
 KINDS_OF_ROUND_12 = [
     # a plan asked under the asker's own limits is laid out and weighed: a decision
     ("how should i plan the move, two kids, one car, and the new lease starts on the 1st", "reasoning", "tot"),
-    missed("how should we split our time between the app rewrite and support tickets with only three devs", "reasoning",
-           "tot", why="'the app rewrite', a noun, is read as a text to rewrite", by="cue tables"),
+    ("how should we split our time between the app rewrite and support tickets with only three devs", "reasoning", "tot"),
     ("开学前两周该怎么安排比较好，孩子作业还没写完，又想带他出去玩几天", "reasoning", "tot"),
     # a date counted from a given date is a figure; a date of history is not
     ("The notice was served on Nov 3 and they get 14 days. what date do they have to answer by", "maths", "react"),

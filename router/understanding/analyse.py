@@ -28,7 +28,7 @@ from functools import lru_cache
 
 from router.understanding import fallback as task_fallback
 from router.understanding import figures, given_text, learned_reading, readings, riddles, timely, vetoes
-from router.understanding.casual import restore_apostrophes
+from router.understanding.casual import restore_apostrophes, spoken_zh
 from router.understanding.cues import FAMILIES, compiled
 from router.understanding.families import family_hits
 from router.understanding.language import CJK, detect_language, script_language, to_simplified
@@ -101,7 +101,7 @@ def _understand(text: str) -> Understanding:
         body = body[: _MAX_CHARS // 2] + "\n" + body[-_MAX_CHARS // 2 :]
     has_cjk = CJK.search(body) is not None  # lower-casing and the apostrophes put back below leave Han alone
     if has_cjk:
-        body = to_simplified(body)  # "現在台北幾度" asks what "现在台北几度" asks
+        body = spoken_zh(to_simplified(body))  # "現在台北幾度" asks what "现在台北几度" asks
     c = compiled()
     low = body.lower()
     digits = _DIGIT.search(low) is not None
@@ -264,6 +264,12 @@ def _understand(text: str) -> Understanding:
               and not readings.norm_asked(low)):  # a plan's figures are its limits; a norm's are the asker's case
             scores["maths"] += 1.2
             evidence.append(("maths", f"{len(numbers)} numbers in a question", 1.2))
+
+    if ("exact finance" in signals and not numbers and not lettered and signals["exact finance"] != "interests"
+            and figures.explains(low, present)
+            and not any(d in low for d in ("difference", "区别"))):  # "APY vs APR, the difference?": two terms defined
+        scores["maths"] += 1.8  # "复利是怎么回事 讲讲": the maths of money explained, no figure to work out
+        evidence.append(("maths", f"a finance idea explained '{signals['exact finance']}'", 1.8))
 
     # A value that changes over time, asked for now and with nothing to compute it from, is looked up.
     timely.weigh_live_data(scores, evidence, names, signals, low, present, has_cjk, length=len(body),

@@ -2,7 +2,8 @@
 
 "whos", "whats", "cant", "im": people typing fast leave the apostrophe out, and the cue tables list
 "who's", "can't", "i'm". Only a text with no apostrophe at all and one of these bare forms is rewritten,
-so a carefully typed question costs one set test.
+so a carefully typed question costs one set test. In Chinese, the spoken 咋 ("咋办", "咋回事", "我该咋安排")
+is 怎么 in every use, and the tables list 怎么.
 """
 
 from __future__ import annotations
@@ -35,3 +36,8 @@ def _apostrophe(found: re.Match[str]) -> str:
     if word in _BARE_WORDS:
         return _BARE_WORDS[word]
     return word[:-1] + "'s" if word.endswith("s") else word[:-2] + "n't"
+
+
+def spoken_zh(text: str) -> str:
+    """``text`` with the spoken 咋 written as the 怎么 the cue tables list ("这是咋回事" asks what "这是怎么回事" asks)."""
+    return text.replace("咋", "怎么") if "咋" in text else text

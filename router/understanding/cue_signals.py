@@ -120,7 +120,10 @@ OPTION_FAMILIES: tuple[tuple[str, float, str, str, str], ...] = (
     ("alternative", 1.0, "or|whether", "或者|要不要|该不该|是否应该", r"还是(?![不没会很一也])"),
     ("enumerated alternatives", 1.6, "", "",
      r"[^、，,。？?！!]{1,12}、[^、，,。？?！!]{1,12}(?:、[^、，,。？?！!]{1,12}){0,6}[，,]?(?:还是|或者|或)"
-     r"|\b[a-z][\w' -]{0,24}, [\w' -]{1,25},? or (?=\w)"),
+     r"|\b[a-z][\w' -]{0,24}, [\w' -]{1,25},? or (?=\w)"
+     # "A 租隔壁20平，B 换个60平的新店面，C 先不动": alternatives lettered in one line ("option a) ..., option b) ...")
+     r"|(?:^|[\s：:，,；;。])(?:方案|选项|option |plan )?a(?:[、.．:：)）]|\s(?=[\u4e00-\u9fff]))[^，,；;。？?\n]{2,30}[，,；;。]\s*"
+     r"(?:方案|选项|option |plan )?b(?:[、.．:：)）]|\s(?=[\u4e00-\u9fff]))"),
     ("superlative way", 1.6, "", "",
      r"\b(?:best|smartest|cheapest|fastest|easiest|safest|wisest|most \w+) (?:way|option|approach|choice|plan|move|strategy)\b"
      r"|最.{1,4}的(?:办法|方式|方法|选择|做法)"),
@@ -148,7 +151,7 @@ OPTION_FAMILIES: tuple[tuple[str, float, str, str, str], ...] = (
     # "how should I plan the next three weeks ... I work full time": a plan under the user's own limits is laid
     # out and weighed, one of several ways to spend the time; on top of the plan family's words, a decision
     ("plan asked", 0.8, "", "帮我规划|规划一下|怎么规划|如何规划|怎么安排|如何安排|几种方案|几个方案",
-     r"(?:怎么|如何)(?:排|安排|分配|搭配|推进|处理|搞|做|弄|办)[^，。？?]{0,8}(?:比较|最|更)(?:好|合理|划算|稳妥|稳|合适)|"
+     r"(?:怎么|如何)(?:排|安排|分配|搭配|推进|处理|搞|做|弄|办)[^，。？?]{0,8}(?:比较|最|更)(?:好|合理|划算|稳妥|稳|合适|省|快|顺|高效|公平|均匀)|"
      r"\b(?:how (?:should|do|would|can|could) (?:i|we)|help (?:me|us)|i need to|we need to|trying to) plan\b|"
      r"\bhow (?:should|do|would) (?:i|we) (?:split|divide|allocate|budget|spread|order) (?:my|our|the) "
      r"(?:time|hours|week|weeks|day|days|budget|calls|jobs|tasks|studying|schedule)\b|"

@@ -19,6 +19,8 @@ _CODE_HINTS = ("`", "def ", "print(", "console.", "=>", "()", "import ", "#inclu
 are tested apart: "(" and ";" alone are in most prose)."""
 _METHOD_CALL = re.compile(r"\.[a-z_]+\(")
 _YEARISH = re.compile(r"[12]\d{3}")
+_LETTER_B = (" b ", "，b", ",b", " b)", "b）", "b、", "b：", "b:", "b.")
+"""Marks of a second lettered alternative, without one of which the lettered branch cannot match."""
 _NEEDS_DIGITS = frozenset({"currency conversion"})
 _NEEDS_SYMBOLS = frozenset({"formula marks"})
 _TITLE = LazyPattern(r"《[^》]{1,20}》", ascii="")
@@ -84,7 +86,8 @@ def family_hits(
     # "<", ">" and "|" are maths only outside code ("|x - 3| < 5", not "if n < 10" in a programming task)
     comparison = any(ch in window for ch in "<>|") and c.programming_family not in hits
     bounded = bounds_only(window)
-    enumeration = "、" in window or (" or " in window and ", " in window and not bounded)
+    enumeration = ("、" in window or (" or " in window and ", " in window and not bounded)
+                   or any(m in window for m in _LETTER_B))  # "A 租隔壁，B 换新店面": alternatives lettered
     years = digits and _YEARISH.search(window) is not None
     for index, family in c.patterned:
         if index in hits:

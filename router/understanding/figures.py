@@ -34,6 +34,8 @@ _JUDGED = ("算高", "算低", "算正常", "偏高", "偏低", "高吗", "低�
            "too high", "too low", "normal for")
 """A reading judged against a norm ("血压140/90算高吗", "is 120/80 normal for my age"): its slash is no division."""
 _EXPLAINED = frozenset({"why", "explain", "happened", "rule"})
+_EXPLAINED_ALSO = ("为什么", "为啥", "怎么回事", "什么原理", "原理是", "什么道理", "how come")
+"""A reason asked in other words ("月息0.5%，一年才6%，可实际利率更高，这是怎么回事"): the figures are the puzzle's, not a sum's."""
 
 
 _STATISTIC = re.compile(r"\b(?:mean|median|average|averages|std dev|standard deviation|variance)\b|平均数|平均值|平均分|中位数|方差|标准差|众数|均值")
@@ -245,6 +247,14 @@ def measured(low: str, given: int) -> str | None:
     return f"a size of given dimensions '{asked.group(0)}'"
 
 
+def explains(low: str, present: set[str]) -> bool:
+    """Whether a reason or a meaning is asked: "why does 1/3 + 1/3 + 1/3 equal 1?" asks for a reason; "is 140/90
+    high?" judges a reading, computes nothing; "explain the 50/30/20 rule", "what happened on 9/11": a named rule
+    or a date is explained, not computed; "what does 24/7 mean" asks a meaning."""
+    return (not _EXPLAINED.isdisjoint(present) or any(e in low for e in _EXPLAINED_ALSO) or any(j in low for j in _JUDGED)
+            or ("what does" in low and ("mean" in present or "stand" in present)))
+
+
 def exact_figure(c: Compiled, body: str, low: str, window: str, digits: bool, present: set[str],
                  signals: dict[str, str], numbers: list[str], has_cjk: bool) -> str | None:
     """What exact figure the question asks for (its evidence), or None."""
@@ -256,10 +266,7 @@ def exact_figure(c: Compiled, body: str, low: str, window: str, digits: bool, pr
         or ((" to the " in window or "!" in window) and _TO_THE.search(window))
     ):
         expression = c.math_function.search(window)
-    # "why does 1/3 + 1/3 + 1/3 equal 1?" asks for a reason; "is 140/90 high?" judges a reading, computes nothing
-    # "explain the 50/30/20 rule", "what happened on 9/11": a named rule or a date is explained, not computed
-    explaining = (not _EXPLAINED.isdisjoint(present) or "为什么" in low or any(j in low for j in _JUDGED)
-                  or ("what does" in low and ("mean" in present or "stand" in present)))  # "what does 24/7 mean"
+    explaining = explains(low, present)
     if expression and not explaining and not readings.score_line(window) and (
         "calculate" in signals or len(body) <= 60 or "=?" in low.replace(" ", "")) and not re.search(
         re.escape(expression.group(0)) + r"[^=]{0,12}=\s*\d", low

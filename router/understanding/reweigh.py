@@ -76,6 +76,10 @@ def reweigh(c: Compiled, low: str, present: set[str], scores: dict[str, float], 
         # "写一篇年度工作总结 正式一点": the tone of the piece to write; no text is handed over to rework
         scores["translation"] -= _WEIGHTS["rewrite verb"]
         names.discard("rewrite verb")
+    if "rewrite verb" in names and options >= CHOICE_PRESSURE and not any(h in low for h in _HANDED):
+        # "在纠结要不要改成24小时营业 ... 值不值": the thing changed is the asker's plan, no text handed over to rework
+        scores["translation"] -= _WEIGHTS["rewrite verb"]
+        names.discard("rewrite verb")
     if "spreadsheet formula" in names and "science vocabulary" in names:
         # "want a count of yes in one cell": a spreadsheet's cell, no biology
         scores["knowledge"] -= _WEIGHTS["science vocabulary"]
