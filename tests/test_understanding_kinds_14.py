@@ -58,3 +58,54 @@ PLANS_AND_DECISIONS = [
 @pytest.mark.parametrize(("question", "task", "mode"), PLANS_AND_DECISIONS)
 def test_plans_for_a_goal_changes_weighed_and_lettered_alternatives(question: str, task: str, mode: str) -> None:
     _reads(question, task, mode)
+
+
+FIGURES_TOLD_AND_ASKED = [
+    # a clock time with a speed and a distance: the arrival is a count on a clock
+    ("we cast off at 7:15am, the boat does about 9 knots and the crossing is 22 nautical miles. what time do we get in?",
+     "maths", "react"),
+    ("骑电动车8点出发，每小时25公里，到县城40公里，几点能到", "maths", "react"),
+    # a stock used at a daily rate from a named weekday: the weekday it runs out
+    ("the feed bin holds 1,800 kg and the pond eats about 240 kg a day. we filled it on tuesday, which day will it be empty?",
+     "maths", "react"),
+    ("饲料仓装了3吨，每天喂400公斤，周一装满的，星期几会喂完", "maths", "react"),
+    ("what day is it 45 days after a tuesday", "reasoning", "cot"),  # the count is given: a riddle's own calendar
+    # a conversion at a rate told, asked "how much"
+    ("Paid 340 GBP for the mooring. Boss wants it in dollars, 1 GBP = 1.27 USD. How much is that?", "maths", "react"),
+    # a mark out of a total told as news is no sum; asked, it is
+    ("got 92/100 on my boating licence exam!!", "chat", "cot"),
+    ("考了48/50 开心死了", "chat", "cot"),
+    ("what is 48/50 as a percentage", "maths", "react"),
+]
+
+
+@pytest.mark.parametrize(("question", "task", "mode"), FIGURES_TOLD_AND_ASKED)
+def test_arrivals_through_speeds_weekdays_through_rates_and_marks_told(question: str, task: str, mode: str) -> None:
+    _reads(question, task, mode)
+
+
+PIECES_TRENDS_LISTS_AND_FACTS = [
+    # a sign or a notice to put up is a piece to write, whatever day it names; a sign handed over to translate is not
+    ("need a notice for the dock gate: no fuel sales today, pump is being serviced", "writing", "cot"),
+    ("塘口要立块牌子：今天清塘消毒，禁止垂钓", "writing", "cot"),
+    ("is the fuel dock closed today", "live_data", "react"),
+    # what is popular now on a platform is a trend to look up
+    ("抖音这几天养殖类啥视频最火", "live_data", "react"),
+    # a dilemma handed over with "help me think it through" is weighed; a topic to think through is explained
+    ("the day shift pays less but I'd be home for the kids. help me think this through", "reasoning", "tot"),
+    # items kept by a bound after 哪家, and 只给我列出 over a list: a selection, no format and no choice
+    ("这几个鱼塘哪家低于2000一亩还包水电？\n张家塘 1800 包水电\n李家塘 2200 包水电\n王家塘 1600 不包", "extraction", "cot"),
+    ("只给我列出3斤以上的：\n1号 2.5斤\n2号 3.2斤\n3号 4斤", "extraction", "cot"),
+    ("这几家饲料厂哪家好？\n海大 3500一吨\n通威 3600一吨", "reasoning", "tot"),
+    # two ailments told apart; a risk and what usually happens asked of facts; "which is usually better" still chooses
+    ("总是手麻，是颈椎病还是腕管综合征，怎么区分", "knowledge", "cot"),
+    ("I run a chainsaw every day. Is vibration white finger a real risk, and which fingers does it usually hit first?",
+     "knowledge", "cot"),
+    ("lump sum buyout, a monthly pension, or half and half. which is usually better if I have no other savings",
+     "reasoning", "tot"),
+]
+
+
+@pytest.mark.parametrize(("question", "task", "mode"), PIECES_TRENDS_LISTS_AND_FACTS)
+def test_notices_trends_dilemmas_selections_and_facts(question: str, task: str, mode: str) -> None:
+    _reads(question, task, mode)

@@ -78,9 +78,6 @@ _RIDDLE_CHARS = 160
 """A rate riddle is one short sentence; a long word problem repeats its numbers for other reasons."""
 _INTERJECTIONS = frozenset(f"feelings '{w}'" for w in ("lol", "haha", "lmao", "omg", "ugh", "哈哈", "rofl", "smh"))
 """The evidence of a feelings cue that is only an interjection."""
-_TELL_APART = ("tell apart", "tell them apart", "tell the difference", "id tips", "identification tips", "mix them up",
-               "mixing them up", "distinguish", "区分", "分辨", "怎么分清", "分不清", "warning signs", "symptoms", "signs of")
-"""Two things told apart: the alternatives are what is identified, not what is chosen."""
 _CODE_ASKS = ("write", "explain", "how do", "how to", "how can", "写", "解释", "怎么", "如何")
 """A request for code: the times it names ("a cron job at 02:30 on Mondays") are its parameters, not an entry."""
 
@@ -302,8 +299,7 @@ def _understand(text: str) -> Understanding:
     if (options and scores["coding"] >= 3.0 and any(h in low for h in _CODE_HOW) and not any(a in low for a in vetoes.ALTERNATIVES)
             and "decision request" not in names):  # "钢琴、游泳、编程只能留两个，怎么取舍" asks a decision
         options = 0.0  # "linux 怎么查看端口被哪个进程占用": which process, asked inside a how-to, is no choice
-    if options and ((any(t in low for t in _TELL_APART) and given_text.choice_asked(low) is None)
-                    or no_choice(low)):
+    if options and (vetoes.told_apart(low) or no_choice(low)):
         # "coopers hawk vs sharpie id tips? always mix them up": two things told apart, none chosen; "which
         # medicines should never be taken with grapefruit": a rule asked
         options = 0.0

@@ -153,6 +153,8 @@ OPTION_FAMILIES: tuple[tuple[str, float, str, str, str], ...] = (
     ("plan asked", 0.8, "", "帮我规划|规划一下|怎么规划|如何规划|怎么安排|如何安排|几种方案|几个方案",
      r"(?:怎么|如何)(?:排|安排|分配|搭配|推进|处理|搞|做|弄|办)[^，。？?]{0,8}(?:比较|最|更)(?:好|合理|划算|稳妥|稳|合适|省|快|顺|高效|公平|均匀)|"
      r"\b(?:how (?:should|do|would|can|could) (?:i|we)|help (?:me|us)|i need to|we need to|trying to) plan\b|"
+     # "... pays more but I barely see my kids. help me think it through": a dilemma of the asker's, to be weighed
+     r"\bhelp (?:me|us) (?:think|talk|work) (?:it|this|that) (?:through|over)\b(?! (?:how|why|what|the)\b)|"
      r"\bhow (?:should|do|would) (?:i|we) (?:split|divide|allocate|budget|spread|order) (?:my|our|the) "
      r"(?:time|hours|week|weeks|day|days|budget|calls|jobs|tasks|studying|schedule)\b|"
      r"\bhow (?:should|do|would) (?:i|we|you) (?:sequence|structure|prioriti[sz]e|organi[sz]e|lay out)\b|"
@@ -176,7 +178,7 @@ HINTS: dict[str, tuple[str, ...]] = {
     "compose a piece": ("write", "tell", "brainstorm", "suggest", "think", "compose", "draft", "create", "give", "make", "come", "pen", "craft", "generate",
                         "produce", "prepare", "invent", "need", "want", "help", "put", "whip", "dash", "写", "起", "取",
                         "名", "想", "题", "创作", "撰写", "起草", "描写", "求", "文案", "祝福",
-                        "段子", "口号", "标语"),
+                        "段子", "口号", "标语", "告示", "通知", "公告", "启事", "牌子", "海报", "提示"),
     "imperative write": ("write", "compose", "draft", "craft", "pen"),
     "genre request": tuple(_GENRES.split("|")),
     "solve/equation": ("prime", "primes"),
@@ -206,12 +208,12 @@ HINTS: dict[str, tuple[str, ...]] = {
                     "机票", "酒店", "车票", "门票", "航班"),
     "weather verb": ("rain", "snow", "freeze", "frost", "hail", "storm", "drizzle", "pour"),
     "temperature question": ("度",),
-    "news": ("最新", "latest", "消息", "政策", "新规", "通知", "公告", "动静", "新闻", "earthquake", "earthquakes", "quake",
+    "news": ("最新", "latest", "消息", "政策", "新规", "通知", "公告", "动静", "新闻", "热门", "最火", "火的", "流行", "爆款", "earthquake", "earthquakes", "quake",
              "tremor", "aftershock", "outage", "blackout", "tornado", "地震", "余震", "停电", "火灾", "爆炸"),
     "clock/calendar": ("今天", "现在"),
     "release asked": ("newest", "newer", "new"),
     "calendar request": ("reminder", "block"),
-    "plan asked": ("plan", "split", "divide", "allocate", "budget", "spread", "sequence", "structure", "order", "prioritise",
+    "plan asked": ("plan", "split", "through", "over", "divide", "allocate", "budget", "spread", "sequence", "structure", "order", "prioritise",
                    "prioritize", "organise", "organize", "lay", "approaches", "strategies", "ways", "options", "plans",
                    "怎么", "如何", "方案", "搭配"),
     "choice": ("which", "or", "vs", "versus", "哪", "选", "还是", "该不该", "要不要", "应不应该", "是否应该", "是不是应该",

@@ -68,7 +68,10 @@ PROSE_AND_TALK: tuple[tuple[str, str, float, str, str, str], ...] = (
      r"greeting|wishes|ode|ballad|verse|rhyme|names|name ideas|title|titles|motto|blurb|proposal|speech|"
      r"text|copy|paragraph|opening|intro|introduction|lines|subject lines|headline|headlines|page|profile|"
      r"memo|memorandum|report|agenda|newsletter|campaign|brochure|flyer|manifesto|sketch|parody|mnemonic|shanty|"
-     r"shanties|anthem|hymn|chant|carol|jingle|serenade|elegy|epigram|couplet|couplets|card|cards)\b|"
+     r"shanties|anthem|hymn|chant|carol|jingle|serenade|elegy|epigram|couplet|couplets|card|cards|"
+     r"(?:sign|signs|notice|notices|poster|placard)(?= for| on| to| saying| that| about| reminding|:))\b|"
+     # "门口要贴个告示：今天暂停营业": a notice to put up is a piece to write, whatever day it names
+     r"(?:贴|挂|立|出|做)(?:一|个|一个|张|一张|块|一块)?(?:告示|通知|公告|启事|牌子|提示牌|海报|温馨提示)|"
      r"写(?:一|几|两|三|个|篇|首|段|封|份|条|句|些)?.{0,12}(?:诗|词|文章|故事|小说|作文|文案|邮件|信|祝福|"
      r"演讲稿|发言稿|致辞|标语|口号|广告|歌词|剧本|短文|日记|周报|总结|简历|自我介绍|段子|笑话|评论|帖子|朋友圈|"
      r"散文|随笔|游记|童话|寓言|对白|台词|主持词|串词|开场白|情书|贺词|悼词|祝酒词|宣传语|广告语|软文|推文|标题|"

@@ -48,7 +48,9 @@ WORLD: tuple[tuple[str, str, float, str, str, str], ...] = (
     ("live_data", "news", 3.0, "news|headline|headlines|breaking|trending|latest on|latest about|latest version|latest release|"
      "updates on|any updates|update on|latest updates|hurricane|tropical storm|typhoon|wildfire|wildfires|"
      "tsunami warning|storm warning|weather warning|flood warning|evacuation order|amber alert",
-     "新闻|头条|热搜|最新消息|快讯|时事|发布会|最新版|最新的版本|最新稳定版",
+     "新闻|头条|热搜|最新消息|快讯|时事|发布会|最新版|最新的版本|最新稳定版|热门话题|热点话题",
+     # "小红书最近烘焙类有啥热门话题", "这几天啥视频最火": what is popular now is a trend to look up
+     r"(?:今天|今日|最近|近期|这两天|这几天|这周|本周|现在)[^，。？?]{0,12}(?:热门|最火|火的|流行什么|在流行|爆款)|"
      r"最新.{0,20}(?:消息|进展|动态)|\blatest (?:stable |lts |major |minor |beta )?(?:version|release)s?\b|"
      r"(?:今天|今日|最近|近期|刚刚|刚才|这两天|这几天)[^，。？?]{0,6}(?:有没有|有什么|有啥|有无|出了?什么|出没出).{0,12}(?:消息|新闻|政策|新规|通知|公告|动静)|"
      r"\b(?:any|was there an?|is there an?|was that an?|did we (?:just )?(?:have|get) an?)\s+"

@@ -127,6 +127,21 @@ def date_arithmetic(low: str) -> str | None:
     return f"{given.group(0)} ... {asked.group(0)}"
 
 
+_PER_DAY = LazyPattern(r"\b\d[\d,]*(?:\.\d+)?\s*(?:[a-z]+\s){0,2}(?:a|per|each) day\b|(?:每天|一天|每日)[^，,。？?]{0,6}\d|\d+[^，,。？?\d]{0,4}(?:一天|每天)",
+                       ascii=r"\b\d[\d,]*(?:\.\d+)?\s*(?:[a-z]+\s){0,2}(?:a|per|each) day\b")
+_WEEKDAY_NAMED = LazyPattern(r"\b(?:mon|tues|wednes|thurs|fri|satur|sun)day\b|(?:周|星期|礼拜)[一二三四五六日天]",
+                             ascii=r"\b(?:mon|tues|wednes|thurs|fri|satur|sun)day\b")
+_WEEKDAY_WANTED = ("what day", "which day", "周几", "星期几", "礼拜几", "哪天", "哪一天")
+
+
+def weekday_through_rate(low: str, given: int) -> str | None:
+    """A weekday asked of a stock used up at a daily rate from a named weekday ("holds 2,400 litres, we use 280 a day,
+    filled on Monday: what day does it run out"): the days are a division, the weekday a count from it; exact."""
+    if given < 2 or not any(w in low for w in _WEEKDAY_WANTED) or (rate := _PER_DAY.search(low)) is None:
+        return None
+    return f"a weekday through a daily rate '{rate.group(0)}'" if _WEEKDAY_NAMED.search(low) else None
+
+
 _CLOCK = LazyPattern(
     r"\b\d{1,2}:[0-5]\d:[0-5]\d(?:[,.]\d{1,3})?\b|"  # a timecode, "00:12:04,300"
     r"\b(?:[01]?\d|2[0-3]):[0-5]\d\s*(?:am|pm|a\.m\.|p\.m\.)?(?![\d:])|\b(?:[01]?\d|2[0-3])[0-5]\d ?z\b|"
@@ -181,9 +196,22 @@ def clock_arithmetic(low: str) -> str | None:
     charged = (asked := _CLOCK_ASKED.search(low)) is None
     if charged and (len(clocks) < 2 or (asked := _CHARGE_ASKED.search(low)) is None):
         return None  # a charge is asked of the time between two clock times
-    if len(clocks) < 2 and _DURATION.search(low) is None:
+    if len(clocks) < 2 and _DURATION.search(low) is None and not _speed_and_distance(low):
         return None
     return f"{clocks[0].strip()} ... {asked.group(0).strip()}"
+
+
+_SPEED = re.compile(r"\b\d+(?:\.\d+)?\s*(?:mph|km/h|kph|kmh|knots?|kts|(?:miles?|km|kilometers?|kilometres?) (?:an|per|a) hour)\b")
+_LENGTH = re.compile(r"\b\d+(?:\.\d+)?\s*(?:miles?|mi|km|kilometers?|kilometres?|nautical miles?|nm|laps?)\b")
+
+
+def _speed_and_distance(low: str) -> bool:
+    """A speed and a distance given: the time they take is a duration ("left at 6:10, 9 knots, 22 nautical miles")."""
+    if (speed := _SPEED.search(low)) is not None:
+        return _LENGTH.search(low.replace(speed.group(0), " ")) is not None
+    if (zh := _ZH_SPEED.search(low)) is not None:
+        return _ZH_LENGTH.search(low.replace(zh.group(0), " ")) is not None
+    return False
 
 
 _PACE = re.compile(r"\b\d+(?:\.\d+)?\s*(?:min|mins|minutes)\s*(?:per|a|/)\s*(?:mile|km|kilometer|kilometre|lap)\b")
@@ -217,7 +245,8 @@ def paced_or_angled(low: str) -> str | None:
         return f"a time through a given speed '{speed.group(0)}'"  # "皮带线速度每秒1.8米,线长126米,要走几秒"
     if "kg" in low and (dose := _DOSE_PER_KG.search(low)) and _BODY_WEIGHT.search(low.replace(dose.group(0), "")):
         return f"a dose through a given weight '{dose.group(0)}'"  # "2.2 mg per kg twice daily ... weighs 31.5 kg"
-    if "=" in low and "how many" in low and (told := _TOLD_RATE.search(low)):
+    if "=" in low and ("how many" in low or "how much" in low or "what's that" in low or "what is that" in low) and (
+            told := _TOLD_RATE.search(low)):
         return f"a conversion at a rate told '{told.group(0)}'"  # "the rate is 1 euro = 1.08 dollars. how many euros"
     if (" need" in low or "required" in low) and any(u in low for u in _RATE_UNITS):
         if (needed := _RATE_NEEDED.search(low)) is not None:
@@ -255,6 +284,24 @@ def explains(low: str, present: set[str]) -> bool:
             or ("what does" in low and ("mean" in present or "stand" in present)))
 
 
+_MARK = re.compile(r"(?<![\d/.])\d{1,3}/\d{1,3}(?![\d/.])")
+_HAN = re.compile(r"[\u4e00-\u9fff]")
+
+
+def _asks(low: str, signals: dict[str, str]) -> bool:
+    """A question or a sum asked in so many words."""
+    return "?" in low or "？" in low or "question word" in signals or "calculate" in signals
+
+
+def mark_told(low: str, asked: bool) -> bool:
+    """'JUST PASSED MY CERT 48/50 🎉', 'got 92/100 on the exam!!', '考了48/50 开心': a mark out of a total told among
+    words, with no question and no sum asked, is news; '48/50' alone or 'what's 48/50' still asks."""
+    if asked or "/" not in low or (mark := _MARK.search(low)) is None:
+        return False
+    rest = low.replace(mark.group(0), " ")
+    return len(rest.split()) >= 3 or len(_HAN.findall(rest)) >= 3
+
+
 def exact_figure(c: Compiled, body: str, low: str, window: str, digits: bool, present: set[str],
                  signals: dict[str, str], numbers: list[str], has_cjk: bool) -> str | None:
     """What exact figure the question asks for (its evidence), or None."""
@@ -267,7 +314,7 @@ def exact_figure(c: Compiled, body: str, low: str, window: str, digits: bool, pr
     ):
         expression = c.math_function.search(window)
     explaining = explains(low, present)
-    if expression and not explaining and not readings.score_line(window) and (
+    if expression and not explaining and not readings.score_line(window) and not mark_told(low, _asks(low, signals)) and (
         "calculate" in signals or len(body) <= 60 or "=?" in low.replace(" ", "")) and not re.search(
         re.escape(expression.group(0)) + r"[^=]{0,12}=\s*\d", low
     ):
@@ -295,6 +342,8 @@ def exact_figure(c: Compiled, body: str, low: str, window: str, digits: bool, pr
         exact = f"a figure to a precision asked '{rounded}'"
     elif not explaining and (dated := date_arithmetic(low)):
         exact = f"a date counted from a given date '{dated}'"
+    elif not explaining and (weekday := weekday_through_rate(low, given)):
+        exact = weekday
     elif not explaining and (clocked := clock_arithmetic(low)):
         exact = f"a time counted on a clock '{clocked}'"
     elif not explaining and (worked := paced_or_angled(low) or measured(low, given)):

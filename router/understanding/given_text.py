@@ -228,9 +228,11 @@ _CONDITION_EN = re.compile(
     r"\bwhat (?:does|do|did) (?:it|they) (?:actually |really )?say (?:about|on|regarding|if|when|for)\b"
 )
 _CONDITION_ZH = re.compile(
-    r"谁[^，,。？?\n]{0,8}(?:超过|不到|低于|高于|少于|多于|以上|以下|不满)|关于[^，,。？?]{1,16}?(?:是怎么|是如何|怎么|如何)(?:规定|约定|说|写)的?|(?<![有些])哪(?:些|几)|的(?:都|全|全部|统统)?(?:帮我|给我)?(?:挑|找|选|筛|拎|摘|标|列)出|把[^，,。：:\s]{1,10}(?:挑|筛|拣)出|(?:挑|找|筛|拣|选)出[^，,。：:\s]{1,12}的那?(?:几|些)|提到的|只(?:要|把|列|挑|留|看|保留)|筛选|筛出|筛一下|过滤|"
+    r"谁[^，,。？?\n]{0,8}(?:超过|不到|低于|高于|少于|多于|以上|以下|不满)|关于[^，,。？?]{1,16}?(?:是怎么|是如何|怎么|如何)(?:规定|约定|说|写)的?|(?<![有些])哪(?:些|几)|的(?:都|全|全部|统统)?(?:帮我|给我)?(?:挑|找|选|筛|拎|摘|标|列)出|把[^，,。：:\s]{1,10}(?:挑|筛|拣)出|(?:挑|找|筛|拣|选)出[^，,。：:\s]{1,12}的那?(?:几|些)|提到的|只(?:给我|帮我|要)?(?:要|把|列|挑|留|看|保留)|筛选|筛出|筛一下|过滤|"
     r"(?:符合|满足|属于|包含|含有?|提到|涉及|超过|低于|高于|不到|大于|小于|没有?|还没|未)[^，,。：:\s]{1,12}的"
 )
+_BOUND_ZH = re.compile(r"[^，,。？?\n]{0,4}(?:低于|高于|超过|不到|少于|多于|不超过|在\d)")
+"""A bound right after 哪家 ("哪家低于4000"): the items that meet it are asked, not the best of them."""
 _CHOICE = re.compile(r"\b(?:should|best|better|worth|recommend|prefer|would you|go with|choose|cheapest|safest)\b|"
                      r"选哪|哪个好|哪家|推荐|值得|应该|更好|最好|划算|合适|买哪|比较")
 _ITEMS_AFTER = re.compile(r"(?<!\d):(?!\d(?![.、)）]))|(?<=\d):(?= )|(?<!\d)：|[?？\n]")
@@ -274,8 +276,11 @@ def condition_asked(body: str, low: str, has_cjk: bool) -> str | None:
     if marker is None or len(body) - marker.end() < (12 if has_cjk else 20):
         return None
     head = low[:marker.end()]
-    if _CHOICE.search(head) is not None:
-        return None
+    if (choice := _CHOICE.search(head)) is not None:
+        bound = _BOUND_ZH.match(head, choice.end()) if has_cjk and choice.group(0) == "哪家" else None
+        if bound is None or len(_ITEM_BREAKS.findall(body, marker.end())) < 2:
+            return None
+        return choice.group(0) + bound.group(0)  # "这几家驾校哪家低于4000还包接送？": the ones within a bound, no choice
     if has_cjk and len(_ITEM_BREAKS.findall(body, marker.end())) < 2:
         return None  # "今天有没有眼镜行业的新闻？听说验光员职业资格又有新政策": a remark follows, no items
     found = _CONDITION_EN.search(head) or (_CONDITION_ZH.search(head) if has_cjk else None)

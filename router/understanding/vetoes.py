@@ -28,6 +28,16 @@ _NO_CHOICE_HINTS = ("which", "哪些", "how d", "else", "还是别的")
 """Substrings without which ``NO_CHOICE`` cannot match: most questions skip its search."""
 
 
+TELL_APART = ("tell apart", "tell them apart", "tell the difference", "id tips", "identification tips", "mix them up",
+              "mixing them up", "distinguish", "区分", "分辨", "怎么分清", "分不清", "warning signs", "symptoms", "signs of")
+"""Two things told apart: the alternatives are what is identified, not what is chosen."""
+
+
+def told_apart(low: str) -> bool:
+    """Whether alternatives are named to be told apart, with no choice asked ("coopers hawk vs sharpie id tips?")."""
+    return any(t in low for t in TELL_APART) and given_text.choice_asked(low) is None
+
+
 def no_choice(low: str) -> bool:
     """Whether alternatives are named where no choice is asked (``NO_CHOICE``)."""
     return any(h in low for h in _NO_CHOICE_HINTS) and NO_CHOICE.search(low) is not None
@@ -35,11 +45,13 @@ def no_choice(low: str) -> bool:
 
 _TEXT_READINGS = frozenset({"extraction", "select"})
 """The learned readings that work on a given text: fields to fill, items kept by a condition."""
-NO_CHOICE = re.compile(r"\bwhich\b[^?]{0,40}?\b(?:should|must|can|may)(?:n't| never| not)\b|哪些[^？?]{0,12}(?:不能|不可以|千万别|禁止)|"
+NO_CHOICE = re.compile(r"\bwhich\b[^?]{0,40}?\b(?:should|must|can|may)(?:n't| never| not)\b|"
+                       r"\bwhich (?!(?:one|ones|option|options|way)\b)[\w'-]+(?: [\w'-]+){0,2} (?:usually|typically|normally|commonly|generally|tend)\b"
+                       r"(?! (?:to be )?(?:better|best|wiser|smarter|cheaper|safer|worth|the (?:better|best|smarter|right))\b)|哪些[^？?]{0,12}(?:不能|不可以|千万别|禁止)|"
                        r"\bhow (?:do|does|did) (?!i\b|we\b|you\b)[\w'-]+(?: [\w'-]+){0,3} (?:decide|choose|pick|rank|select|determine)\b|"
                        r"\bor (?:something|anything) else\s*\?\s*$|还是别的(?:什么)?[？?]?\s*$")
 """Alternatives named where no choice is asked: 'which cleaning chemicals should never be mixed', '哪些药不能一起吃' (a
-rule); 'how do Michelin inspectors decide whether a restaurant gets one, two or three stars' (how others decide); 'what
+rule); 'which frequencies usually go first' (what tends to happen); 'how do Michelin inspectors decide whether a restaurant gets one, two or three stars' (how others decide); 'what
 were mason's marks for? pay tallies, signatures, or something else?' (candidate answers to a question of fact)."""
 _YES_NO = re.compile(r"(?:does|do|did|is|are|was|were|can|could|will|has|have)\b")
 _OR_JUST = re.compile(r"\bor (?:just|only|also|both|neither)\b")
@@ -74,7 +86,8 @@ def vetoed(second: tuple[str, str, float], *, task: str, constraints: Set[str], 
         # named people ("John takes care of 10 dogs ...") is a textbook's unless the words are surer
         if (readings.worked_in_steps(body, low) or readings.asks_meaning(low) or readings.score_line(low)
                 or not names.isdisjoint(CODE_WRITTEN) or quoted_figures or readings.norm_asked(low)
-                or riddles.told_as_riddle(low) or ("plan asked" in names and "options" in constraints)):
+                or riddles.told_as_riddle(low) or ("plan asked" in names and "options" in constraints)
+                or figures.mark_told(low, question_form)):
             return True  # ... a quoted clause's figures are the clause's; "睡多久才够" asks a norm; a riddle's sum is a
             # trick; "3 cooks, 140 covers ... how should we sequence the prep": a plan asked, no figure
         if word_problem and second[2] < learned_reading.SURE_OF_STORY and readings.names_someone(body):
@@ -84,10 +97,14 @@ def vetoed(second: tuple[str, str, float], *, task: str, constraints: Set[str], 
     if reading == "tot" and "code" in constraints and _CODE_DESIGN.search(low) and not any(a in low for a in ALTERNATIVES):
         return True
     if reading == "cot" and "exact_figure" in constraints and (readings.unit_conversion(low) or readings.zh_conversion(low)
-                                                               or figures.clock_arithmetic(low)):
-        return True  # "1.6 bar ... 要打到多少psi", "starts 8:00am, 142 heats of 2 min 40 sec ... when does the last finish"
+                                                               or figures.clock_arithmetic(low)
+                                                               or figures.weekday_through_rate(low, 2)):
+        return True  # "1.6 bar ... 要打到多少psi", "starts 8:00am, 142 heats of 2 min 40 sec ... when does the last finish",
+        # "holds 2,400 litres, 280 a day, filled Monday: what day does it run out"
     if reading == "tot" and "logic puzzle" in names and len(_NEGATED.findall(low)) >= 2:
         return True  # "each did one roof: metal, tile ... Ann didn't do metal or tile": one answer, deduced
+    if reading == "tot" and "options" not in constraints and told_apart(low):
+        return True  # "是腰肌劳损还是腰椎间盘突出，怎么区分": two things told apart, none chosen
     if reading == "tot" and (no_choice(low) or (
             _YES_NO.match(low) is not None and _OR_JUST.search(low) is not None and given_text.choice_asked(low) is None)):
         return True  # "which X should never be mixed" asks for a rule; "does X cover A or just B" whether
@@ -112,4 +129,4 @@ def vetoed(second: tuple[str, str, float], *, task: str, constraints: Set[str], 
     return second[1] == "cot" and task == "extraction" and material and ("format" in constraints or _COLUMNS.search(low) is not None)
 
 
-__all__ = ["ALTERNATIVES", "ASKED_OUTRIGHT", "CODE_WRITTEN", "NO_CHOICE", "no_choice", "vetoed"]
+__all__ = ["ALTERNATIVES", "ASKED_OUTRIGHT", "CODE_WRITTEN", "NO_CHOICE", "TELL_APART", "no_choice", "told_apart", "vetoed"]
