@@ -84,7 +84,7 @@ FIRST_RUNS = {"natural_holdout18": "e16fe3a", "natural_holdout19": "28d31fb", "n
               "natural_holdout93": "0a9e97f", "natural_holdout94": "0a9e97f",
               "natural_holdout95": "0a9e97f", "natural_holdout96": "0a9e97f",
               "natural_holdout97": "bc58e0e", "natural_holdout98": "bc58e0e", "natural_holdout100": "bc58e0e",
-              "natural_holdout99": "dfdff4e"}
+              "natural_holdout99": "dfdff4e", "natural_holdout101": "24c2047", "natural_holdout104": "24c2047"}
 """Each set and the commit its first run was made on (bench/eval_modes.py's docstring records them)."""
 
 
