@@ -591,7 +591,7 @@ def test_natural_questions_from_many_kinds_of_users(language: str, path: Path) -
         ("four jars are mislabelled: sugar, salt, flour and a mix. taste from one jar, then relabel all of them", "cot"),
         ("五扇门后面只有一扇有奖品，我选了一扇，主持人打开另外三扇空门，要不要换", "cot"),
         # time words that are no entry: a salutation, the schedule of code to write, a summary's points
-        missed("Morning, team! Standup notes coming", "cot", why="a greeting with a time of day is read as live data"),
+        ("Morning, team! Standup notes coming", "cot"),
         ("写个定时任务，每天早上六点清理日志", "cot"),
         ("把下面的会议记录总结成五点：周一上午讨论了预算，周三下午定了方案，周五交付", "cot"),
         ("turn my notes into full sentences: launch moved to May 3 at 10am, budget 20k", "cot"),

@@ -1,4 +1,4 @@
-"""Kinds of question round v0.3.14's first runs missed (sets 97-100), probed in phrasings of our own.
+"""Kinds of question round v0.3.14's first runs missed (sets 97-101 and 104), probed in phrasings of our own.
 
 The same discipline as ``test_understanding_kinds.py`` (which is long enough): each block is one kind, with
 near misses that must not read as it, and no line of a held-out set.
@@ -108,4 +108,48 @@ PIECES_TRENDS_LISTS_AND_FACTS = [
 
 @pytest.mark.parametrize(("question", "task", "mode"), PIECES_TRENDS_LISTS_AND_FACTS)
 def test_notices_trends_dilemmas_selections_and_facts(question: str, task: str, mode: str) -> None:
+    _reads(question, task, mode)
+
+
+SLOTS_AND_OWN_MOVES = [
+    # people or slots to be assigned, or a rota asked for, is a plan to lay out and weigh
+    ("how do i cover the weekend shifts with four volunteers, nobody wants two sundays in a row", "reasoning", "tot"),
+    ("we need a roster for 5 lifeguards across 3 towers, 2 shifts a day, everyone gets one day off", "reasoning", "tot"),
+    ("下个月的夜班该怎么分配，三个护士都不想连着上", "reasoning", "tot"),
+    # how something was or usually is shared out is explained, not planned
+    ("上个月的奖金是怎么分配的", "maths", "cot"),
+    ("how are shifts usually assigned in a hospital", "knowledge", "cot"),
+    # the asker's own move, asked at the end, is weighed; asked after what a thing is, it is advice; mused, it is chat
+    ("孩子想学钢琴，一年学费两万，家里刚还完房贷，要不要报", "reasoning", "tot"),
+    ("the premium plan is $40 a month and i only use it twice a week, worth it?", "reasoning", "tot"),
+    ("这是过敏吗 身上起了好多红点 要不要去医院", "knowledge", "cot"),
+    ("你说人这辈子值不值", "chat", "cot"),
+]
+
+
+@pytest.mark.parametrize(("question", "task", "mode"), SLOTS_AND_OWN_MOVES)
+def test_slots_to_assign_and_the_askers_own_move(question: str, task: str, mode: str) -> None:
+    _reads(question, task, mode)
+
+
+NEWS_OF_THEIR_OWN = [
+    # a price asked of now is looked up; a shell opened is code, a station's terminal is not
+    ("how much does a litre of diesel cost right now in germany", "live_data", "react"),
+    ("which terminal does the airport shuttle leave from", "knowledge", "cot"),
+    ("open the terminal and run pip list, it says command not found", "coding", "cot"),
+    # a handed text's news, a greeting's weather and a custom's origin look nothing up
+    ("shorten this for a text: 'Storm warning: all flights out of the island are cancelled tomorrow morning'",
+     "translation", "cot"),
+    ("good morning! lovely and sunny out today", "chat", "cot"),
+    ("what is the history of the sauna in finland", "humanities", "cot"),
+    ("压岁钱的由来是什么", "humanities", "cot"),
+    ("七夕节的起源", "humanities", "cot"),
+    # news asked of now still is
+    ("what is the latest on the sauna ban in helsinki", "live_data", "react"),
+    ("今天的金价是多少", "live_data", "react"),
+]
+
+
+@pytest.mark.parametrize(("question", "task", "mode"), NEWS_OF_THEIR_OWN)
+def test_prices_now_shells_handed_news_greetings_and_origins(question: str, task: str, mode: str) -> None:
     _reads(question, task, mode)

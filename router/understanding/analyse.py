@@ -125,6 +125,8 @@ def _understand(text: str) -> Understanding:
             continue  # "You are an expert classifier ..." frames a task; it hands over no character
         elif family.name == "greeting/thanks" and not given_text.opens(matched, low, tokens):
             continue  # "hi" deep inside a long text is someone else's greeting
+        elif family.name == "own move asked" and not vetoes.own_move_alone(low, matched):
+            continue
         elif family.task == "options":
             options += family.weight
             if family.name in vetoes.ASKED_OUTRIGHT:
@@ -257,7 +259,7 @@ def _understand(text: str) -> Understanding:
             word_problem = True
             if "deictic" not in signals:  # the fog that covers the problem's city is no forecast to fetch
                 scores["live_data"] = min(scores["live_data"], 0.5)
-        elif (len(numbers) >= 2 and question_form and not (options >= CHOICE_PRESSURE and "plan asked" in names)
+        elif (len(numbers) >= 2 and question_form and not (options >= CHOICE_PRESSURE and not names.isdisjoint(vetoes.ASKED_OUTRIGHT))
               and not readings.norm_asked(low)):  # a plan's figures are its limits; a norm's are the asker's case
             scores["maths"] += 1.2
             evidence.append(("maths", f"{len(numbers)} numbers in a question", 1.2))

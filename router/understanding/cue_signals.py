@@ -9,6 +9,18 @@ from router.understanding.cue_names import GENRES as _GENRES
 from router.understanding.cue_names import LANGS as _LANGS
 from router.understanding.cue_names import ZH_LANGS as _ZH_LANGS
 
+# "3 instructors and 4 privates ... marco isn't certified for off-piste. how do i assign these": people or posts
+# matched to slots under limits the asker told, a plan to lay out (a rota asked for is the same plan); its figures
+# are the limits, not a sum
+_SLOTS_ASSIGNED = (
+    r"\bhow (?:should|do|would|can|could) (?:i|we) (?:assign|cover|staff|allocate|split up|divide up|pair up|match up)"
+    r" (?:these|them|it|this|that|everyone|everybody|people|(?:the|our|my) (?:[\w'-]+ ){0,2}(?:shifts|slots|jobs|lessons|lifts|posts|rooms))\b"
+    r"|\b(?:need|make|build|draw up|sort out|put together|work out|set up) (?:a|the|our|my|next week's) (?:rota|roster)"
+    r" for\b"
+    r"|(?:这回|这次|该|应该|要)(?:怎么|如何)分配(?![的了过])"
+)
+_SLOTS_HINTS = ("assign", "cover", "staff", "allocate", "split", "divide", "pair", "match", "rota", "roster", "分配")
+
 # Signals: word-level readings the structural rules use (task "signal", no weight of their own).
 SIGNALS: tuple[tuple[str, str, str], ...] = (
     ("calculate",
@@ -118,6 +130,12 @@ OPTION_FAMILIES: tuple[tuple[str, float, str, str, str], ...] = (
      "对比|优劣|利弊|优缺点|权衡|更好|划算|哪个好|孰优孰劣|值不值|比较一下|好处坏处|好处和坏处|好处与坏处|帮我比比|比一比|比比看",
      r"比较(?:哪|这|它|两|几)"),
     ("alternative", 1.0, "or|whether", "或者|要不要|该不该|是否应该", r"还是(?![不没会很一也])"),
+    # "这几天37度高温，要不要减料？减多了长得慢": the asker's own next move put as the question, the situation
+    # told around it (a told "now" is the asker's case, not a value to fetch)
+    ("own move asked", 1.6, "", "", r"(?:^|[，,。；;！!？?\s])(?:那|我|我们|咱|到底|还)?(?:要不要|该不该|应不应该)"
+     r"[\u4e00-\u9fff]{1,8}(?:[？?]|\s*$)"
+     # "... nights and 2 hrs further from home. is 4500 a month worth it?": the offer weighed, the last thing asked
+     r"|\bworth it\s*[?？]*\s*$|值不值得?[\u4e00-\u9fff]{0,3}[？?]*\s*$"),
     ("enumerated alternatives", 1.6, "", "",
      r"[^、，,。？?！!]{1,12}、[^、，,。？?！!]{1,12}(?:、[^、，,。？?！!]{1,12}){0,6}[，,]?(?:还是|或者|或)"
      r"|\b[a-z][\w' -]{0,24}, [\w' -]{1,25},? or (?=\w)"
@@ -147,7 +165,8 @@ OPTION_FAMILIES: tuple[tuple[str, float, str, str, str], ...] = (
      "头脑风暴|出主意|想办法|规划|策划|设计一个|怎样才能|怎么安排|如何安排|怎么排|该怎么推进",
      r"如何(?:提高|降低|提升|减少|增加|改善|解决)|"
      r"(?:怎么|如何)(?:搭配|搞|做|弄|办|推进)[^，。？?]{0,8}(?:比较|最|更)(?:好|合理|稳妥|稳|合适)|"
-     r"(?:怎么|如何)(?:提前|合理|更好地?|科学地?)安排"),
+     r"(?:怎么|如何)(?:提前|合理|更好地?|科学地?)安排|"
+     rf"{_SLOTS_ASSIGNED}"),
     # "how should I plan the next three weeks ... I work full time": a plan under the user's own limits is laid
     # out and weighed, one of several ways to spend the time; on top of the plan family's words, a decision
     ("plan asked", 0.8, "", "帮我规划|规划一下|怎么规划|如何规划|怎么安排|如何安排|几种方案|几个方案",
@@ -158,6 +177,7 @@ OPTION_FAMILIES: tuple[tuple[str, float, str, str, str], ...] = (
      r"\bhow (?:should|do|would) (?:i|we) (?:split|divide|allocate|budget|spread|order) (?:my|our|the) "
      r"(?:time|hours|week|weeks|day|days|budget|calls|jobs|tasks|studying|schedule)\b|"
      r"\bhow (?:should|do|would) (?:i|we|you) (?:sequence|structure|prioriti[sz]e|organi[sz]e|lay out)\b|"
+     rf"{_SLOTS_ASSIGNED}|"
      r"(?:怎么|如何)(?:提前|合理|更好地?|科学地?)安排|"
      r"\bgive me (?:a few|some|several|two|three|[2-5]) (?:different )?(?:approaches|options|ways|plans|strategies)\b"),
 )
@@ -206,6 +226,7 @@ HINTS: dict[str, tuple[str, ...]] = {
     "live-data noun": ("how", "is"),
     "fare search": ("cheapest", "cheap", "lowest", "flight", "flights", "train", "trains", "buses", "ferry", "ferries",
                     "机票", "酒店", "车票", "门票", "航班"),
+    "price now": ("worth", "cost"),
     "weather verb": ("rain", "snow", "freeze", "frost", "hail", "storm", "drizzle", "pour"),
     "temperature question": ("度",),
     "news": ("最新", "latest", "消息", "政策", "新规", "通知", "公告", "动静", "新闻", "热门", "最火", "火的", "流行", "爆款", "earthquake", "earthquakes", "quake",
@@ -215,13 +236,14 @@ HINTS: dict[str, tuple[str, ...]] = {
     "calendar request": ("reminder", "block"),
     "plan asked": ("plan", "split", "through", "over", "divide", "allocate", "budget", "spread", "sequence", "structure", "order", "prioritise",
                    "prioritize", "organise", "organize", "lay", "approaches", "strategies", "ways", "options", "plans",
-                   "怎么", "如何", "方案", "搭配"),
+                   "怎么", "如何", "方案", "搭配", *_SLOTS_HINTS),
     "choice": ("which", "or", "vs", "versus", "哪", "选", "还是", "该不该", "要不要", "应不应该", "是否应该", "是不是应该",
                "必要", "我该", "应该", "还是不", "go with", "offers", "quotes", "bids", "candidates", "contenders", "finalists", "shortlist", "纠结", "拿不定", "定不下"),
     "comparison": ("比较",),
     "alternative": ("还是",),
+    "own move asked": ("要不要", "该不该", "应不应该", "worth it", "值不值"),
     "superlative way": ("best", "smartest", "cheapest", "fastest", "easiest", "safest", "wisest", "most", "最"),
-    "brainstorm/plan": ("如何", "怎么"),
+    "brainstorm/plan": ("如何", "怎么", *_SLOTS_HINTS),
 }
 """A hint that is one lower-case word is looked up among the text's words (one set test for all of a
 family's word hints); any other hint (Chinese, punctuation, several words) is a substring test. The

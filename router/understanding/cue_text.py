@@ -151,6 +151,10 @@ PROSE_AND_TALK: tuple[tuple[str, str, float, str, str, str], ...] = (
      r"\b\d{1,2}(?:st|nd|rd|th)[- ]century\b|"
      r"\b(?:in|during|since|after|before|of) (?:the )?(?:1[1-9][0-9]{2}|20[0-2][0-9])s?\b"
      r"(?!\s*(?:feet|ft|miles|km|meters|metres|pieces|people|dollars|pounds|words|times|units|items|points|%))"),
+    # "压岁钱的由来", "七夕节的起源": where a custom or a name comes from is its story; 起源 alone is also life's and
+    # the universe's, so it counts only of a festival, a custom or a word
+    ("humanities", "origin of a custom", 1.6, "", "的由来|的来历|的渊源",
+     r"(?:节|习俗|风俗|传统|民俗|成语|俗语|说法|名字|叫法|称呼|地名)的?起源"),
     # --- knowledge / STEM facts ------------------------------------------------------------------
     ("knowledge", "science vocabulary", 2.0,
      "physics|chemistry|biology|science|scientific|atom|atoms|molecule|molecules|cell|cells|dna|gene|genes|protein|"

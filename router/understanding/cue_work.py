@@ -17,7 +17,11 @@ TECHNICAL: tuple[tuple[str, str, float, str, str, str], ...] = (
      "a program|the program|that program|this program|write a program|little program|small program|simple program|"
      "database|databases|database schema|create table|stored procedure|sql query|write a query|a query that|"
      "perl|lua|matlab|dart|elixir|erlang|fortran|cobol|assembly language|verilog|vhdl|powershell|groovy|clojure|"
-     "ocaml|objective-c|solidity|fizzbuzz|for loop|while loop|this loop|the loop|infinite loop|list comprehension|in c|vim|emacs|linux|unix|terminal|command line|cli|gpu|cuda|pandas|numpy|"
+     "ocaml|objective-c|solidity|fizzbuzz|for loop|while loop|this loop|the loop|infinite loop|list comprehension|in c|vim|emacs|linux|unix|"
+     # a terminal that is a station ("a cabin leaves the bottom terminal every 22 seconds") is no shell
+     "in terminal|my terminal|terminal window|terminal command|terminal commands|terminal output|open terminal|"
+     "open the terminal|mac terminal|macos terminal|linux terminal|ubuntu terminal|windows terminal|terminal app|"
+     "into the terminal|into terminal|integrated terminal|the terminal says|terminal says|command line|cli|gpu|cuda|pandas|numpy|"
      "dataframe|groupby|pyspark|spark|pytorch|tensorflow|jupyter|sklearn|scikit-learn|matplotlib|pyplot|jquery|"
      "next.js|nextjs|webpack|graphql|redis|kafka|nginx|terraform|ansible|cors|localhost|oauth|jwt|websocket|vue3|"
      "vue2|python3|es6|html5|css3|cron|crontab|cronjob|cron job|cron expression|datetime|strftime|strptime|unix timestamp|"

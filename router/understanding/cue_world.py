@@ -23,7 +23,10 @@ WORLD: tuple[tuple[str, str, float, str, str, str], ...] = (
      "exchange rate|stock price|share price|price of gold|price of oil|price of bitcoin|market cap|gold price|"
      "oil price|forex|stock quote|share quote|stock doing|stocks doing|premarket|pre-market|after-hours trading|after hours trading",
      "汇率|股价|行情|市值|金价|油价|币价|报价|涨跌|收盘|开盘|指数", ""),
-    ("live_data", "price now", 0.8, "price|prices|priced|worth|temperature|temp", "价格|价钱|多少钱", ""),
+    # "is 4500 a month worth it?" weighs an offer; "what's my truck worth" asks a value
+    ("live_data", "price now", 0.8, "price|prices|priced|temperature|temp", "价格|价钱|多少钱", r"\bworth\b(?! it\b)|"
+     # "how much does an epic pass cost right now": a price asked as of now, nothing given to work it out from
+     r"\bhow much (?:does|do|is|are|would) [\w' -]{1,40}? cost (?:right now|now|today|these days|at the moment|currently)\b"),
     ("live_data", "office holder", 0.8,
      "prime minister|president|chancellor|mayor|governor|ceo|head coach|secretary general|speaker of the house",
      "总统|首相|总理|市长|州长|主席|ceo", ""),

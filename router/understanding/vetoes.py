@@ -15,12 +15,15 @@ from router.understanding.cues import FAMILIES
 
 CODE_WRITTEN = frozenset({"code marks", "spreadsheet formula"})
 """Code or a formula written out: the sums in it are its own."""
-ASKED_OUTRIGHT = frozenset({"plan asked", "decision request"})
-"""Option families that ask for the plan or the decision in so many words ("help me plan", "help me decide",
+ASKED_OUTRIGHT = frozenset({"plan asked", "decision request", "own move asked"})
+"""Option families that ask for the plan or the decision in so many words ("help me plan", "help me decide", "到底要不要搞",
 "怎么取舍"): named, so that a reading by words cannot take the choice for an explanation."""
 _HARM_ASKED = re.compile(r"\bis (?:it |[\w-]+ ){0,3}(?:bad|safe|harmful|dangerous|unhealthy) (?:for|to)\b")
 """'is chlorine bad for kids' lungs if they swim 6 days a week': a question of what things do, no value to fetch."""
 _NOW = re.compile(r"\b(?:today|tonight|tomorrow|now|right now|this (?:week|weekend|morning|afternoon|evening))\b")
+_ORIGIN_ASKED = re.compile(r"\b(?:origins?|history)\b|历史|起源|由来|来历")
+"""A past asked for ("whats the origin of apres ski culture"): history, unless a now is asked with it."""
+_NOW_ALSO = ("these days", "currently", "latest", "yet", "最新", "今天", "现在", "目前", "最近", "这几天", "明天", "今晚", "本周", "这周")
 _OWN_MOVE = re.compile(r"(?:该不该|要不要|应不应该|是否应该|should i|should we)\b")
 """A question that opens on the asker's own move ("要不要裸辞？"): a decision, whatever its "now"."""
 _LIVE = frozenset(name for task, name, *_ in FAMILIES if task == "live_data")
@@ -31,6 +34,16 @@ _NO_CHOICE_HINTS = ("which", "哪些", "how d", "else", "还是别的")
 TELL_APART = ("tell apart", "tell them apart", "tell the difference", "id tips", "identification tips", "mix them up",
               "mixing them up", "distinguish", "区分", "分辨", "怎么分清", "分不清", "warning signs", "symptoms", "signs of")
 """Two things told apart: the alternatives are what is identified, not what is chosen."""
+
+
+_ASKED_BEFORE = re.compile(r"[吗呢？?]|怎么|如何|你说|要紧|严重|\b(?:what|how|why|is it|does|do i|can i)\b")
+"""A question asked before the asker's own move: "这是药的副作用吗 一般怎么处理 要不要换药" asks what the thing is
+and what is done about it, the move one part of the advice; "你说这辈子值不值" muses aloud."""
+
+
+def own_move_alone(low: str, matched: str) -> bool:
+    """Whether the asker's own move (``own move asked``) is the one question the text asks."""
+    return _ASKED_BEFORE.search(low, 0, max(low.find(matched.strip(), 0), 0)) is None
 
 
 def told_apart(low: str) -> bool:
@@ -111,6 +124,13 @@ def vetoed(second: tuple[str, str, float], *, task: str, constraints: Set[str], 
     if reading == "live" and (own_calendar or readings.past_era(low) or (
             not question_form and "feelings" in names and scores["live_data"] == 0 and _A_NOT_A.search(low) is None)):
         return True  # a riddle gives its own calendar; a past era's shops are history; feelings told look nothing up
+    if reading == "live" and "rewrite verb" in names and (material or given_text.handed_quote(body) is not None):
+        return True  # "shorten this to a text message: 'Due to the forecast gale ...'": the handed text's news is its own
+    if reading == "live" and names.isdisjoint(_LIVE) and (
+            ("greeting/thanks" in names and not question_form)
+            or (scores["humanities"] >= 2.0 and _ORIGIN_ASKED.search(low) and not _NOW.search(low)
+                and not any(n in low for n in _NOW_ALSO))):
+        return True  # "morning! harbour is like glass today" greets; "纸扎这门手艺有多少年历史了" asks history
     if reading == "live" and (readings.norm_asked(low) or (_HARM_ASKED.search(low) and not _NOW.search(low))):
         return True  # "房间湿度控制在多少比较合适": a norm asked, no current value
     if reading == "live" and "options" in constraints and names.isdisjoint(_LIVE) and _OWN_MOVE.match(low):
@@ -129,4 +149,5 @@ def vetoed(second: tuple[str, str, float], *, task: str, constraints: Set[str], 
     return second[1] == "cot" and task == "extraction" and material and ("format" in constraints or _COLUMNS.search(low) is not None)
 
 
-__all__ = ["ALTERNATIVES", "ASKED_OUTRIGHT", "CODE_WRITTEN", "NO_CHOICE", "TELL_APART", "no_choice", "told_apart", "vetoed"]
+__all__ = ["ALTERNATIVES", "ASKED_OUTRIGHT", "CODE_WRITTEN", "NO_CHOICE", "TELL_APART", "no_choice", "own_move_alone", "told_apart",
+           "vetoed"]
