@@ -487,7 +487,7 @@ def test_natural_questions_from_many_kinds_of_users(language: str, path: Path) -
         ("what are the monthly payments on $25,000 at 5% over 3 years", "react"),
         ("should we hire a contractor or a full-time dev? we have budget for one", "tot"),
         ("放假去海南还是去云南，你帮我选", "tot"),
-        missed("which lasts longer, a candle or an oil lamp? think it through", "cot", why="a comparison to think through is read as options to weigh"),
+        ("which lasts longer, a candle or an oil lamp? think it through", "cot"),
         ("mac 怎么查看哪个程序占用内存", "cot"),
         # natural_holdout15-16's kinds (new phrasings): a ratio asked of given amounts; a rate named before its
         # figure; growth at a rate over periods; a root written "sqrt of"
@@ -509,7 +509,7 @@ def test_natural_questions_from_many_kinds_of_users(language: str, path: Path) -
         # looked up, and "高了还是低了" compares quantities, it weighs no plans
         ("explain the 70/20/10 learning model", "cot"),
         missed("what happened on 7/4/1776", "cot", why="a history date is read as something to look up or file"),
-        missed("一支股票先跌了30%又涨了30%，现在的价格比原来高了还是低了？", "cot", why="a question about percentages is read as a sum to calculate"),
+        ("一支股票先跌了30%又涨了30%，现在的价格比原来高了还是低了？", "cot"),
         # weather asked with a verb; a Chinese question asked with 几点
         ("will it snow in boston tomorrow", "react"),
         ("八点上课，骑车要25分钟，几点出发比较好", "cot"),

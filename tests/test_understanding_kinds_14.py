@@ -153,3 +153,29 @@ NEWS_OF_THEIR_OWN = [
 @pytest.mark.parametrize(("question", "task", "mode"), NEWS_OF_THEIR_OWN)
 def test_prices_now_shells_handed_news_greetings_and_origins(question: str, task: str, mode: str) -> None:
     _reads(question, task, mode)
+
+
+FACTS_COMPARED_AND_NEWS_TOLD = [
+    # alternatives that are candidate answers to a question of fact weigh nothing: which faith or region a custom is
+    # from, which material lasts, which statistic describes a skewed set
+    ("清明扫墓烧纸是佛教的规矩还是道教的", "knowledge", "cot"),
+    ("端午挂艾草是南方的习俗还是北方的", "humanities", "cot"),
+    ("is halloween a christian or a pagan tradition", "knowledge", "cot"),
+    ("不锈钢锅和铁锅哪个更耐用", "knowledge", "cot"),
+    ("house prices in our street: most around 300k, one mansion at 2.1m. is the mean or the median the fairer number "
+     "to quote and why", "maths", "cot"),
+    # the same comparison made the asker's own purchase is a decision
+    ("我该买不锈钢锅还是铁锅，哪个更耐用", "reasoning", "tot"),
+    ("铝合金门窗跟塑钢的 哪个隔音好 我家临街 选哪个", "reasoning", "tot"),
+    # a price told first, then the asker's own alternatives: the news is the ground of a decision, no look-up
+    ("玉米价格现在跌了，是先囤着还是马上卖掉", "reasoning", "tot"),
+    ("gas is cheap right now, should i fill both tanks or wait", "reasoning", "tot"),
+    # a value asked or a look-up asked first is still a look-up
+    ("现在金价多少，是买还是等", "live_data", "react"),
+    ("查一下最新的房价，今年是涨了还是跌了", "live_data", "react"),
+]
+
+
+@pytest.mark.parametrize(("question", "task", "mode"), FACTS_COMPARED_AND_NEWS_TOLD)
+def test_facts_compared_and_a_price_told_before_a_move(question: str, task: str, mode: str) -> None:
+    _reads(question, task, mode)

@@ -275,8 +275,10 @@ def _understand(text: str) -> Understanding:
                            short=_SCHEDULE_CHARS, long=_PATTERN_CHARS, numbers=len(numbers), question_form=question_form,
                            interjection=interjection, text_work=text_work, material=material, lettered=lettered,
                            exact="exact_figure" in constraints, puzzle=not _PUZZLE.isdisjoint(names))
-    if options >= CHOICE_PRESSURE and "deictic" not in signals and "live-data noun" in names and len(names & _LIVE) == 1:
-        # "厦门 无锡 上海 选哪场 主要想天气好点": the weather is what the choice is weighed by, not a forecast asked for
+    if options and ((options >= CHOICE_PRESSURE and "deictic" not in signals and "live-data noun" in names
+                     and len(names & _LIVE) == 1) or vetoes.news_then_move(low)):
+        # "厦门 无锡 上海 选哪场 主要想天气好点": the weather is what the choice is weighed by, not a forecast asked for;
+        # "鱼价现在低，是压塘还是现在就卖": the price is told, the move asked
         scores["live_data"] = min(scores["live_data"], 1.0)
     if material or lettered:  # a greeting inside a pasted email is the email's; an exam question is no chat
         scores["chat"] = min(scores["chat"], 0.9)
@@ -301,7 +303,8 @@ def _understand(text: str) -> Understanding:
     if (options and scores["coding"] >= 3.0 and any(h in low for h in _CODE_HOW) and not any(a in low for a in vetoes.ALTERNATIVES)
             and "decision request" not in names):  # "钢琴、游泳、编程只能留两个，怎么取舍" asks a decision
         options = 0.0  # "linux 怎么查看端口被哪个进程占用": which process, asked inside a how-to, is no choice
-    if options and (vetoes.told_apart(low) or no_choice(low)):
+    compared = bool(options) and vetoes.fact_compared(low)
+    if options and (compared or vetoes.told_apart(low) or no_choice(low)):
         # "coopers hawk vs sharpie id tips? always mix them up": two things told apart, none chosen; "which
         # medicines should never be taken with grapefruit": a rule asked
         options = 0.0
@@ -329,13 +332,14 @@ def _understand(text: str) -> Understanding:
     if (max(scores.values()) <= task_fallback.WEAK and len(body) <= _FALLBACK_CHARS and not lettered and quantities < 3
             and (guess := task_fallback.predict(body)) is not None and guess[1] >= task_fallback.MIN_PROBABILITY):
         told = not question_form and guess[0] != "chat" and timely.exclaimed(low)  # "we closed on the house today!!!"
+        told = told or (compared and guess[0] == "reasoning")  # a fact's candidate answers are worded like a choice
         if not told and task_fallback.fits(guess[0], low, present, signals, material, scores["live_data"] > 0 or "deictic" in signals, has_cjk):
             scores[guess[0]] += _FALLBACK_WEIGHT
             evidence.append((guess[0], f"worded like {guess[0]} questions ({guess[1]:.2f})", _FALLBACK_WEIGHT))
             guessed = guess[0]
     # No cue at all: a short line is conversation, a longer question asks for knowledge.
     if max(scores.values()) <= 0.9:
-        talk = not question_form and (len(body) < 40 or "about me" in names or timely.exclaimed(low))
+        talk = not question_form and not compared and (len(body) < 40 or "about me" in names or timely.exclaimed(low))
         fallback = "chat" if talk else "knowledge"
         scores[fallback] += 1.0
     task = max(TASK_TYPES, key=scores.__getitem__)  # ties go to the earlier type

@@ -56,6 +56,47 @@ def no_choice(low: str) -> bool:
     return any(h in low for h in _NO_CHOICE_HINTS) and NO_CHOICE.search(low) is not None
 
 
+_FACT_COMPARED = re.compile(
+    r"是[^，。？?！!\s]{1,8}的[^，。？?！!\s]{0,4}还是[^，。？?！!\s]{1,8}的|"
+    r"哪(?:个|种|样)(?:更|比较)?(?:耐用|结实|耐磨|隔音|保温|放得久|用得久|寿命长|防潮|防水|防腐|不容易坏)|"
+    r"\bis (?:[\w'-]+ ){1,3}an? [\w'-]+ or (?:an? )?[\w'-]+ (?:tradition|custom|holiday|dish|word|invention|practice|belief)\b|"
+    r"\bwhich (?:one |kind |type )?(?:lasts|holds up|wears|stays (?:dry|sound))(?: longer| better)?\b|"
+    r"\b(?:mean|average)s? or (?:the )?median\b|\bmedian or (?:the )?(?:mean|average)\b|"
+    r"(?:平均数|平均值|均值)还是中位数|中位数还是(?:平均数|平均值|均值)"
+)
+"""Alternatives that are answers to a question of fact: which faith a rite belongs to ("是佛教的规矩还是道教的"),
+which material lasts ("不锈钢锅和铁锅哪个更耐用"), which statistic describes a skewed set ("mean or median"): the
+asker chooses nothing, so nothing is weighed."""
+_FACT_HINTS = ("还是", "哪", " or ", "lasts", "holds up", "wears", "stays")
+"""Substrings without which ``_FACT_COMPARED`` cannot match: most questions skip its search."""
+_ASKERS_MOVE = re.compile(r"我|咱|\b(?:i|we|my|our|me|us)\b")
+"""Whose the choice is: with the asker in it, the same comparison may be the asker's decision."""
+
+
+def fact_compared(low: str) -> bool:
+    """Whether alternatives compare answers to a question of fact (``_FACT_COMPARED``)."""
+    if not any(h in low for h in _FACT_HINTS) or (m := _FACT_COMPARED.search(low)) is None:
+        return False
+    return "median" in m.group() or "中位数" in m.group() or _ASKERS_MOVE.search(low) is None
+
+
+_CLAUSES = re.compile(r"[，,。；;！!\n]+|\.\s")
+_ALTERNATIVES_MOVED = re.compile(r"还是|\b(?:should|do|shall) (?:i|we)\b[^?]*\bor\b")
+_VALUE_ASKED = re.compile(r"[?？吗]|多少|几块|什么价|啥价|查|搜|涨了还是|还是[降跌]|\b(?:how much|what(?:'s| is)|is it|are they|"
+                          r"look up|check|search|find|up or down|higher or lower)\b")
+
+
+def news_then_move(low: str) -> bool:
+    """Whether values are told first and alternatives asked after them ("玉米价格现在跌了，是先囤着还是马上卖掉", "gas is
+    cheap right now, should i fill both tanks or wait", "先跌了30%又涨了30%，现在比原来高了还是低了"): what is told is the
+    ground of a decision or of a sum, and nothing is looked up."""
+    clauses = [c for c in _CLAUSES.split(low) if c.strip()]
+    if len(clauses) < 2 or _ALTERNATIVES_MOVED.search(clauses[-1]) is None:
+        return False
+    return (all(_VALUE_ASKED.search(c) is None for c in clauses[:-1])
+            and _VALUE_ASKED.search(clauses[-1], 0, max(clauses[-1].find("还是") + 3, 3)) is None)
+
+
 _TEXT_READINGS = frozenset({"extraction", "select"})
 """The learned readings that work on a given text: fields to fill, items kept by a condition."""
 NO_CHOICE = re.compile(r"\bwhich\b[^?]{0,40}?\b(?:should|must|can|may)(?:n't| never| not)\b|"
@@ -116,7 +157,7 @@ def vetoed(second: tuple[str, str, float], *, task: str, constraints: Set[str], 
         # "holds 2,400 litres, 280 a day, filled Monday: what day does it run out"
     if reading == "tot" and "logic puzzle" in names and len(_NEGATED.findall(low)) >= 2:
         return True  # "each did one roof: metal, tile ... Ann didn't do metal or tile": one answer, deduced
-    if reading == "tot" and "options" not in constraints and told_apart(low):
+    if reading == "tot" and "options" not in constraints and (told_apart(low) or fact_compared(low)):
         return True  # "是腰肌劳损还是腰椎间盘突出，怎么区分": two things told apart, none chosen
     if reading == "tot" and (no_choice(low) or (
             _YES_NO.match(low) is not None and _OR_JUST.search(low) is not None and given_text.choice_asked(low) is None)):
@@ -124,12 +165,14 @@ def vetoed(second: tuple[str, str, float], *, task: str, constraints: Set[str], 
     if reading == "live" and (own_calendar or readings.past_era(low) or (
             not question_form and "feelings" in names and scores["live_data"] == 0 and _A_NOT_A.search(low) is None)):
         return True  # a riddle gives its own calendar; a past era's shops are history; feelings told look nothing up
+    if reading == "live" and news_then_move(low):
+        return True  # "gas is cheap right now, should i fill both tanks or wait": the price told, the move asked
     if reading == "live" and "rewrite verb" in names and (material or given_text.handed_quote(body) is not None):
         return True  # "shorten this to a text message: 'Due to the forecast gale ...'": the handed text's news is its own
     if reading == "live" and names.isdisjoint(_LIVE) and (
             ("greeting/thanks" in names and not question_form)
-            or (scores["humanities"] >= 2.0 and _ORIGIN_ASKED.search(low) and not _NOW.search(low)
-                and not any(n in low for n in _NOW_ALSO))):
+            or ((fact_compared(low) or (scores["humanities"] >= 2.0 and _ORIGIN_ASKED.search(low)))
+                and not _NOW.search(low) and not any(n in low for n in _NOW_ALSO))):
         return True  # "morning! harbour is like glass today" greets; "纸扎这门手艺有多少年历史了" asks history
     if reading == "live" and (readings.norm_asked(low) or (_HARM_ASKED.search(low) and not _NOW.search(low))):
         return True  # "房间湿度控制在多少比较合适": a norm asked, no current value
@@ -149,5 +192,5 @@ def vetoed(second: tuple[str, str, float], *, task: str, constraints: Set[str], 
     return second[1] == "cot" and task == "extraction" and material and ("format" in constraints or _COLUMNS.search(low) is not None)
 
 
-__all__ = ["ALTERNATIVES", "ASKED_OUTRIGHT", "CODE_WRITTEN", "NO_CHOICE", "TELL_APART", "no_choice", "own_move_alone", "told_apart",
+__all__ = ["ALTERNATIVES", "ASKED_OUTRIGHT", "CODE_WRITTEN", "NO_CHOICE", "TELL_APART", "fact_compared", "news_then_move", "no_choice", "own_move_alone", "told_apart",
            "vetoed"]
